@@ -1,0 +1,79 @@
+//! `meeplecam legal`: where the tile in hand may go, and where a follower may then stand.
+
+use std::path::Path;
+
+use anyhow::anyhow;
+use serde_json::json;
+
+use meeplecam::rules::{FollowerSpot, Placement};
+
+use super::input::load;
+use super::Failure;
+
+pub fn run(path: &Path, tile: &str, as_json: bool) -> Result<(), Failure> {
+    let loaded = load(path, true)?;
+    let game = &loaded.replay.game;
+    let cat = game.catalogue();
+    let id = cat
+        .tile_id(tile)
+        .ok_or_else(|| Failure::BadInput(anyhow!("unknown tile {tile:?}")))?;
+    if game.remaining(id) == 0 {
+        return Err(Failure::BadInput(anyhow!(
+            "no tile {tile} is left in the box"
+        )));
+    }
+    let options: Vec<(Placement, Vec<FollowerSpot>)> = game
+        .legal_placements(id)
+        .into_iter()
+        .map(|p| {
+            let mut after = game.clone();
+            after.place(id, p).expect("listed placements are legal");
+            (p, after.follower_spots())
+        })
+        .collect();
+    if as_json {
+        let list: Vec<_> = options
+            .iter()
+            .map(|(p, spots)| {
+                json!({
+                    "at": [p.pos.x, p.pos.y],
+                    "rot": p.rot.degrees(),
+                    "followers": spots.iter().map(|s| json!({
+                        "feature": s.kind.name(),
+                        "port": s.port().name(),
+                        "ports": s.ports.to_string(),
+                    })).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        println!(
+            "{:#}",
+            json!({ "tile": cat.tile(id).name, "placements": list })
+        );
+        return Ok(());
+    }
+    if options.is_empty() {
+        println!(
+            "tile {} fits nowhere: discard it and draw again",
+            cat.tile(id).name
+        );
+    }
+    for (p, spots) in &options {
+        let spots: Vec<String> = spots
+            .iter()
+            .map(|s| format!("{} {}", s.kind, s.port()))
+            .collect();
+        println!(
+            "{:>4} {:>4}  rot {:>3}   followers: {}",
+            p.pos.x,
+            p.pos.y,
+            p.rot.degrees(),
+            if spots.is_empty() {
+                "none".to_string()
+            } else {
+                spots.join(", ")
+            }
+        );
+    }
+    Ok(())
+}

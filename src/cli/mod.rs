@@ -1,0 +1,112 @@
+//! Subcommands of the `meeplecam` binary.
+
+mod input;
+mod legal;
+mod score;
+mod selfplay;
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+/// Watches a game of Carcassonne and keeps the score.
+#[derive(Debug, Parser)]
+#[command(version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Replay a game record (or a JCloisterZone .jcz file) and print every score.
+    Score {
+        /// The record file.
+        record: PathBuf,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Leave the game open: skip end-of-game scoring.
+        #[arg(long)]
+        open: bool,
+    },
+    /// List every legal placement of a tile after a record, with the follower spots of each.
+    Legal {
+        /// The record file.
+        record: PathBuf,
+        /// The tile in hand (rulebook letter or JCloisterZone id).
+        #[arg(long)]
+        tile: String,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Play a random legal game from a seeded bag and write its record.
+    Selfplay {
+        /// Number of players (2–8).
+        #[arg(long, default_value_t = 2)]
+        players: usize,
+        /// Seed of the bag and the moves.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Tile set.
+        #[arg(long, default_value = "base")]
+        tileset: String,
+        /// Write the record here instead of standard output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+}
+
+/// A command's failure, with the exit status it maps to.
+#[derive(Debug)]
+pub enum Failure {
+    /// The input breaks the format or the rules (status 2).
+    BadInput(anyhow::Error),
+    /// Anything else: files, devices (status 1).
+    Other(anyhow::Error),
+}
+
+impl Failure {
+    /// The process exit status.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Failure::BadInput(_) => 2,
+            Failure::Other(_) => 1,
+        }
+    }
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::BadInput(e) | Failure::Other(e) => {
+                if f.alternate() {
+                    write!(f, "{e:#}")
+                } else {
+                    write!(f, "{e}")
+                }
+            }
+        }
+    }
+}
+
+impl From<anyhow::Error> for Failure {
+    fn from(e: anyhow::Error) -> Failure {
+        Failure::Other(e)
+    }
+}
+
+/// Runs the parsed command line.
+pub fn run(cli: Cli) -> Result<(), Failure> {
+    match cli.command {
+        Command::Score { record, json, open } => score::run(&record, json, open),
+        Command::Legal { record, tile, json } => legal::run(&record, &tile, json),
+        Command::Selfplay {
+            players,
+            seed,
+            tileset,
+            out,
+        } => selfplay::run(players, seed, &tileset, out.as_deref()),
+    }
+}

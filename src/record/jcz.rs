@@ -1,0 +1,427 @@
+//! Import of JCloisterZone saved games and scenario files (`.jcz`).
+//!
+//! A `.jcz` file lists the tile sets, players, a replay of actions (lay a tile, deploy a
+//! follower, pass, commit) and often the forced draw order. JCloisterZone's semantics carry over:
+//! a drawn tile that appears in the draw order but was never laid fitted nowhere and was
+//! discarded, and once the draw order is used up the game ends with final scoring.
+
+use serde_json::Value;
+
+use crate::rules::{catalogue, Colour, FeatureKind, Port, PortSet, Pos, RuleOptions, TileId};
+
+use super::{FollowerEntry, PlayerEntry, Record, StartEntry, TurnEntry, FORMAT_VERSION};
+
+/// A `.jcz` file read into our terms.
+#[derive(Clone, Debug)]
+pub struct JczGame {
+    /// The committed turns as a record.
+    pub record: Record,
+    /// A tile laid (and perhaps a follower) in a turn not yet committed.
+    pub pending: Option<TurnEntry>,
+    /// A tile drawn from the forced draw order but not yet laid.
+    pub drawn: Option<String>,
+    /// The test's description, if the file is a scenario.
+    pub description: String,
+    /// The test's assertions (English sentences), if the file is a scenario.
+    pub assertions: Vec<String>,
+}
+
+impl JczGame {
+    /// Whether the draw order is used up after the last committed turn (the game is over).
+    pub fn is_over(&self) -> bool {
+        self.pending.is_none() && self.drawn.is_none()
+    }
+}
+
+/// Why a `.jcz` file cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum JczError {
+    /// Not JSON.
+    #[error("not JSON: {0}")]
+    Json(String),
+    /// A field is missing or has the wrong type.
+    #[error("malformed .jcz: {0}")]
+    Malformed(String),
+    /// The file uses an expansion or element we do not support yet.
+    #[error("unsupported in .jcz: {0}")]
+    Unsupported(String),
+}
+
+fn malformed(what: impl Into<String>) -> JczError {
+    JczError::Malformed(what.into())
+}
+
+fn field<'a>(v: &'a Value, key: &str) -> Result<&'a Value, JczError> {
+    v.get(key)
+        .ok_or_else(|| malformed(format!("missing {key:?}")))
+}
+
+fn string<'a>(v: &'a Value, key: &str) -> Result<&'a str, JczError> {
+    field(v, key)?
+        .as_str()
+        .ok_or_else(|| malformed(format!("{key:?} is not a string")))
+}
+
+fn int(v: &Value, what: &str) -> Result<i64, JczError> {
+    v.as_i64()
+        .ok_or_else(|| malformed(format!("{what} is not an integer")))
+}
+
+fn position(v: &Value) -> Result<Pos, JczError> {
+    let arr = v
+        .as_array()
+        .filter(|a| a.len() == 2)
+        .ok_or_else(|| malformed("position is not [x, y]"))?;
+    let x = int(&arr[0], "x")?;
+    let y = int(&arr[1], "y")?;
+    let small = |n: i64| i32::try_from(n).map_err(|_| malformed("position out of range"));
+    Ok(Pos::new(small(x)?, small(y)?))
+}
+
+fn tile_name(id: &str) -> Result<String, JczError> {
+    let cat = catalogue();
+    let tile = cat
+        .tile_id(id)
+        .ok_or_else(|| JczError::Unsupported(format!("tile {id}")))?;
+    Ok(cat.tile(tile).name.clone())
+}
+
+/// Reads a `.jcz` file's text.
+pub fn parse(text: &str) -> Result<JczGame, JczError> {
+    let root: Value = serde_json::from_str(text).map_err(|e| JczError::Json(e.to_string()))?;
+    let setup = field(&root, "setup")?;
+    let (tileset, options) = sets_and_options(setup)?;
+    let start = start_tile(setup)?;
+    let players = players(&root)?;
+    let draw_order: Option<Vec<String>> = match root.pointer("/gameAnnotations/drawOrder") {
+        Some(v) => Some(
+            v.as_array()
+                .ok_or_else(|| malformed("drawOrder is not a list"))?
+                .iter()
+                .map(|t| t.as_str().ok_or_else(|| malformed("drawOrder entry")))
+                .map(|t| t.and_then(tile_name))
+                .collect::<Result<_, _>>()?,
+        ),
+        None => None,
+    };
+    let (laid, pending) = replay_turns(field(&root, "replay")?)?;
+    let (turns, drawn) = merge_draws(laid, pending.as_ref(), draw_order)?;
+    let test = root.get("test");
+    let assertions = test
+        .and_then(|t| t.get("assertions"))
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
+    let description = test
+        .and_then(|t| t.get("description"))
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    Ok(JczGame {
+        record: Record {
+            meeplecam: FORMAT_VERSION,
+            tileset,
+            expansions: Vec::new(),
+            options,
+            players,
+            start: Some(start),
+            turns,
+        },
+        pending,
+        drawn,
+        description,
+        assertions,
+    })
+}
+
+fn sets_and_options(setup: &Value) -> Result<(String, RuleOptions), JczError> {
+    let sets = field(setup, "sets")?
+        .as_object()
+        .ok_or_else(|| malformed("sets is not an object"))?;
+    let mut tileset = None;
+    for (name, count) in sets {
+        match (name.as_str(), count.as_i64()) {
+            ("basic:1", Some(1)) => tileset = Some("base".to_string()),
+            _ => return Err(JczError::Unsupported(format!("tile set {name} × {count}"))),
+        }
+    }
+    let tileset = tileset.ok_or_else(|| malformed("no tile set"))?;
+    let mut options = RuleOptions {
+        farmers: false,
+        ..RuleOptions::default()
+    };
+    if let Some(elements) = setup.get("elements").and_then(Value::as_object) {
+        for (name, value) in elements {
+            match name.as_str() {
+                "farmers" => options.farmers = value.as_bool() == Some(true),
+                "small-follower" => {
+                    options.followers = value
+                        .as_u64()
+                        .and_then(|n| u8::try_from(n).ok())
+                        .ok_or_else(|| malformed("small-follower count"))?;
+                }
+                other => return Err(JczError::Unsupported(format!("element {other}"))),
+            }
+        }
+    }
+    if let Some(rules) = setup.get("rules").and_then(Value::as_object) {
+        for (name, value) in rules {
+            match (name.as_str(), value.as_str()) {
+                ("tiny-city-scoring", Some("2")) => options.tiny_city = true,
+                ("tiny-city-scoring", Some("4")) => options.tiny_city = false,
+                _ => return Err(JczError::Unsupported(format!("rule {name} = {value}"))),
+            }
+        }
+    }
+    Ok((tileset, options))
+}
+
+fn start_tile(setup: &Value) -> Result<StartEntry, JczError> {
+    let starts = field(setup, "start")?
+        .as_array()
+        .ok_or_else(|| malformed("start is not a list"))?;
+    let [start] = starts.as_slice() else {
+        return Err(JczError::Unsupported(format!(
+            "{} start tiles",
+            starts.len()
+        )));
+    };
+    let x = int(field(start, "x")?, "start x")?;
+    let y = int(field(start, "y")?, "start y")?;
+    let rot = int(field(start, "rotation")?, "start rotation")?;
+    Ok(StartEntry {
+        tile: tile_name(string(start, "tile")?)?,
+        at: position(&Value::from(vec![x, y]))?,
+        rot: u16::try_from(rot).map_err(|_| malformed("start rotation"))?,
+    })
+}
+
+fn players(root: &Value) -> Result<Vec<PlayerEntry>, JczError> {
+    let list = field(root, "players")?
+        .as_array()
+        .ok_or_else(|| malformed("players is not a list"))?;
+    let mut seated: Vec<(i64, String)> = list
+        .iter()
+        .map(|p| {
+            Ok((
+                int(field(p, "slot")?, "slot")?,
+                string(p, "name")?.to_string(),
+            ))
+        })
+        .collect::<Result<_, JczError>>()?;
+    seated.sort();
+    if seated.len() > Colour::ALL.len() {
+        return Err(JczError::Unsupported(format!("{} players", seated.len())));
+    }
+    Ok(seated
+        .into_iter()
+        .zip(Colour::ALL)
+        .map(|((_, name), colour)| PlayerEntry { name, colour })
+        .collect())
+}
+
+/// Splits the replay into committed turns and a last, uncommitted one.
+fn replay_turns(replay: &Value) -> Result<(Vec<TurnEntry>, Option<TurnEntry>), JczError> {
+    let actions = replay
+        .as_array()
+        .ok_or_else(|| malformed("replay is not a list"))?;
+    let mut done = Vec::new();
+    let mut current: Option<TurnEntry> = None;
+    for action in actions {
+        let payload = field(action, "payload")?;
+        match string(action, "type")? {
+            "PLACE_TILE" => {
+                if current.is_some() {
+                    return Err(malformed("two tiles laid in one turn"));
+                }
+                let rot = string(payload, "rotation")?;
+                let deg = rot
+                    .strip_prefix('R')
+                    .and_then(|d| d.parse::<u16>().ok())
+                    .ok_or_else(|| malformed(format!("rotation {rot}")))?;
+                current = Some(TurnEntry {
+                    player: None,
+                    tile: tile_name(string(payload, "tileId")?)?,
+                    at: Some(position(field(payload, "position")?)?),
+                    rot: Some(deg),
+                    follower: None,
+                    discard: false,
+                });
+            }
+            "DEPLOY_MEEPLE" => {
+                let turn = current
+                    .as_mut()
+                    .ok_or_else(|| malformed("a follower before its tile"))?;
+                let meeple = string(payload, "meepleId")?;
+                if !meeple.contains(".small.") {
+                    return Err(JczError::Unsupported(format!("figure {meeple}")));
+                }
+                let pointer = field(payload, "pointer")?;
+                if Some(position(field(pointer, "position")?)?) != turn.at {
+                    return Err(malformed("a follower off the tile just laid"));
+                }
+                let port = follower_port(
+                    turn,
+                    string(pointer, "feature")?,
+                    string(pointer, "location")?,
+                )?;
+                turn.follower = Some(FollowerEntry { port });
+            }
+            "PASS" => {}
+            "COMMIT" => {
+                if let Some(turn) = current.take() {
+                    done.push(turn);
+                }
+            }
+            other => return Err(JczError::Unsupported(format!("action {other}"))),
+        }
+    }
+    Ok((done, current))
+}
+
+/// Finds the feature a JCloisterZone pointer names on the tile just laid, as one of our ports.
+fn follower_port(turn: &TurnEntry, feature: &str, location: &str) -> Result<String, JczError> {
+    let kind = match feature {
+        "Road" => FeatureKind::Road,
+        "City" => FeatureKind::City,
+        "Monastery" => FeatureKind::Cloister,
+        "Field" => FeatureKind::Field,
+        other => return Err(JczError::Unsupported(format!("feature {other}"))),
+    };
+    let wanted = location_ports(location)?;
+    let cat = catalogue();
+    let tile: TileId = cat
+        .tile_id(&turn.tile)
+        .expect("names come from the catalogue");
+    let rot = crate::rules::Rotation::from_degrees(turn.rot.unwrap_or(0))
+        .ok_or_else(|| malformed("rotation"))?;
+    let best = cat
+        .tile(tile)
+        .features
+        .iter()
+        .filter(|f| f.kind == kind)
+        .map(|f| f.ports.rotated(rot))
+        .max_by_key(|ports| ports.iter().filter(|&p| wanted.contains(p)).count())
+        .filter(|ports| ports.intersects(wanted))
+        .ok_or_else(|| malformed(format!("no {feature} at {location} on tile {}", turn.tile)))?;
+    Ok(best
+        .iter()
+        .next()
+        .expect("features have ports")
+        .name()
+        .to_string())
+}
+
+/// Ports named by a JCloisterZone location: `N`, `NWSE`, `_S` (all edges but south),
+/// `NL.NR.EL`, `I` (the centre).
+fn location_ports(location: &str) -> Result<PortSet, JczError> {
+    let bad = || malformed(format!("location {location:?}"));
+    if location == "I" {
+        return Ok(PortSet::EMPTY.with(Port::CENTRE));
+    }
+    if location.contains('.') || location.len() == 2 && location.ends_with(['L', 'R']) {
+        return location
+            .split('.')
+            .map(|p| p.parse::<Port>().map_err(|_| bad()))
+            .collect();
+    }
+    let (negate, edges) = match location.strip_prefix('_') {
+        Some(rest) => (true, rest),
+        None => (false, location),
+    };
+    let mut set = PortSet::EMPTY;
+    for c in edges.chars() {
+        let port: Port = c.to_string().parse().map_err(|_| bad())?;
+        if !port.is_edge_centre() {
+            return Err(bad());
+        }
+        set = set.with(port);
+    }
+    if negate {
+        set = ["N", "E", "S", "W"]
+            .into_iter()
+            .filter_map(|n| n.parse::<Port>().ok())
+            .filter(|&p| !set.contains(p))
+            .collect();
+    }
+    Ok(set)
+}
+
+/// Interleaves discards from the draw order; returns the turns and a tile drawn but not laid.
+fn merge_draws(
+    laid: Vec<TurnEntry>,
+    pending: Option<&TurnEntry>,
+    draw_order: Option<Vec<String>>,
+) -> Result<(Vec<TurnEntry>, Option<String>), JczError> {
+    let Some(order) = draw_order else {
+        return Ok((laid, None));
+    };
+    let mut draws = order.into_iter();
+    let mut turns = Vec::new();
+    for turn in laid.into_iter().chain(pending.cloned()) {
+        loop {
+            let drawn = draws.next().ok_or_else(|| {
+                malformed(format!("tile {} laid but not in the draw order", turn.tile))
+            })?;
+            if drawn == turn.tile {
+                break;
+            }
+            turns.push(TurnEntry {
+                player: None,
+                tile: drawn,
+                at: None,
+                rot: None,
+                follower: None,
+                discard: true,
+            });
+        }
+        turns.push(turn);
+    }
+    if pending.is_some() {
+        turns.pop();
+    }
+    Ok((turns, draws.next()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ports(names: &str) -> PortSet {
+        names
+            .split(' ')
+            .map(|n| n.parse::<Port>().unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn locations_name_port_sets() {
+        assert_eq!(location_ports("NWSE").unwrap(), ports("N E S W"));
+        assert_eq!(location_ports("_S").unwrap(), ports("N E W"));
+        assert_eq!(location_ports("NL.NR.EL").unwrap(), ports("NL NR EL"));
+        assert_eq!(location_ports("WR").unwrap(), ports("WR"));
+        assert_eq!(location_ports("I").unwrap(), ports("C"));
+        assert!(location_ports("Q").is_err());
+        assert!(location_ports("NL.XX").is_err());
+        assert!(location_ports("").map(PortSet::is_empty).unwrap_or(true));
+    }
+
+    #[test]
+    fn malformed_files_are_errors_not_panics() {
+        for text in [
+            "",
+            "[]",
+            "{}",
+            r#"{"setup": {"sets": {"basic:1": 1}, "start": []}}"#,
+            r#"{"setup": {"sets": {"basic:1": 1}, "start": [{"tile": "BA/RCr", "x": 0, "y": 0, "rotation": 0}]}, "players": [{"name": "a", "slot": 0}], "replay": [{"type": "DEPLOY_MEEPLE", "payload": {}}]}"#,
+            r#"{"setup": {"sets": {"dragons:1": 1}}}"#,
+        ] {
+            assert!(parse(text).is_err(), "{text}");
+        }
+    }
+}

@@ -1,0 +1,153 @@
+//! The game record ("our PGN"): a versioned JSON file that says who played, with which tiles,
+//! and every turn; replaying it through the rules engine reproduces every score.
+//!
+//! ```
+//! use meeplecam::record::Record;
+//!
+//! let record = Record::from_json(r#"{
+//!   "meeplecam": 1,
+//!   "players": [{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}],
+//!   "turns": [{"tile": "E", "at": [0, -1], "rot": 180, "follower": {"port": "S"}}]
+//! }"#)?;
+//! let replay = record.replay()?;
+//! assert_eq!(replay.game.scores(), &[4, 0]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+pub mod jcz;
+mod replay;
+pub mod selfplay;
+
+use serde::{Deserialize, Serialize};
+
+use crate::rules::{Colour, Pos, RuleOptions};
+
+pub use replay::{Replay, ReplayError};
+
+/// The record format version this build writes and reads.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// A whole game, as written to disk.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Record {
+    /// Format version; must be [`FORMAT_VERSION`].
+    pub meeplecam: u32,
+    /// The tile set (`base`, `bigbox`).
+    #[serde(default = "default_tileset")]
+    pub tileset: String,
+    /// Expansions mixed in (none yet for the base game).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub expansions: Vec<String>,
+    /// Rule options.
+    #[serde(default)]
+    pub options: RuleOptions,
+    /// Players in turn order.
+    pub players: Vec<PlayerEntry>,
+    /// Where the start tile lies; the tile set's start tile at the origin if absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<StartEntry>,
+    /// The turns, in order.
+    #[serde(default)]
+    pub turns: Vec<TurnEntry>,
+}
+
+fn default_tileset() -> String {
+    "base".to_string()
+}
+
+/// A player at the table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerEntry {
+    /// Name shown in reports.
+    pub name: String,
+    /// Colour of their figures.
+    pub colour: Colour,
+}
+
+/// The start tile's placement.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StartEntry {
+    /// Tile name.
+    pub tile: String,
+    /// Cell.
+    #[serde(default = "origin")]
+    pub at: Pos,
+    /// Rotation in degrees clockwise.
+    #[serde(default)]
+    pub rot: u16,
+}
+
+fn origin() -> Pos {
+    Pos::new(0, 0)
+}
+
+/// One turn: a tile laid (and perhaps a follower) or a tile discarded.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TurnEntry {
+    /// The player, checked against turn order when present.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<String>,
+    /// Tile name (rulebook letter or JCloisterZone id).
+    pub tile: String,
+    /// Cell, for a laid tile.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<Pos>,
+    /// Rotation in degrees clockwise, for a laid tile.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rot: Option<u16>,
+    /// The follower put on the tile.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub follower: Option<FollowerEntry>,
+    /// The tile fitted nowhere and was put away.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub discard: bool,
+}
+
+/// A follower deployed on the tile just laid.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FollowerEntry {
+    /// A port of the feature it stands on, in board frame (`N`, `SL`, `C`, …).
+    pub port: String,
+}
+
+/// Why a record file cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ParseError {
+    /// Not JSON, or not a record's shape.
+    #[error("not a valid game record: {0}")]
+    Json(#[from] serde_json::Error),
+    /// Written by a newer or unknown format.
+    #[error("unsupported record version {0} (this build reads version {FORMAT_VERSION})")]
+    Version(u32),
+}
+
+impl Record {
+    /// Parses a record from JSON text.
+    pub fn from_json(text: &str) -> Result<Record, ParseError> {
+        let record: Record = serde_json::from_str(text)?;
+        if record.meeplecam != FORMAT_VERSION {
+            return Err(ParseError::Version(record.meeplecam));
+        }
+        Ok(record)
+    }
+
+    /// The record as pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("records always serialise")
+    }
+
+    /// Replays every turn through the rules engine, then scores the end of the game.
+    pub fn replay(&self) -> Result<Replay, ReplayError> {
+        replay::replay(self, true)
+    }
+
+    /// Replays every turn but leaves the game open (no final scoring).
+    pub fn replay_open(&self) -> Result<Replay, ReplayError> {
+        replay::replay(self, false)
+    }
+}

@@ -1,0 +1,144 @@
+//! Replaying a record through the rules engine.
+
+use crate::rules::{
+    catalogue, Colour, Game, Placement, Port, Rotation, ScoreEvent, Setup, TileId, Turn,
+};
+
+use super::{Record, TurnEntry};
+
+/// A replayed record: the game after its last turn and everything that scored.
+#[derive(Clone, Debug)]
+pub struct Replay {
+    /// The game after the last turn (and final scoring, unless replayed open).
+    pub game: Game,
+    /// Every score event, in order.
+    pub events: Vec<ScoreEvent>,
+    /// Player names in seat order.
+    pub names: Vec<String>,
+    /// Player colours in seat order.
+    pub colours: Vec<Colour>,
+}
+
+/// Why a record cannot be replayed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayError {
+    /// The players, tile set or options are wrong.
+    #[error("bad game setup: {0}")]
+    Setup(String),
+    /// A turn is malformed or breaks the rules.
+    #[error("turn {turn}: {reason}")]
+    Turn {
+        /// 1-based turn number.
+        turn: usize,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+pub(super) fn replay(record: &Record, finish: bool) -> Result<Replay, ReplayError> {
+    let setup = setup(record)?;
+    let mut game = Game::new(&setup).map_err(|e| ReplayError::Setup(e.to_string()))?;
+    let names: Vec<String> = record.players.iter().map(|p| p.name.clone()).collect();
+    let mut events = Vec::new();
+    for (i, entry) in record.turns.iter().enumerate() {
+        let turn_err = |reason: String| ReplayError::Turn {
+            turn: i + 1,
+            reason,
+        };
+        if let Some(name) = &entry.player {
+            let expected = &names[game.current_player().index()];
+            if name != expected {
+                return Err(turn_err(format!("it is {expected}'s turn, not {name}'s")));
+            }
+        }
+        let turn = parse_turn(entry).map_err(turn_err)?;
+        let report = game.play(turn).map_err(|e| turn_err(e.to_string()))?;
+        events.extend(report.events);
+    }
+    if finish {
+        events.extend(
+            game.finish()
+                .map_err(|e| ReplayError::Setup(e.to_string()))?,
+        );
+    }
+    Ok(Replay {
+        game,
+        events,
+        names,
+        colours: record.players.iter().map(|p| p.colour).collect(),
+    })
+}
+
+fn setup(record: &Record) -> Result<Setup, ReplayError> {
+    let bad = |s: String| ReplayError::Setup(s);
+    if let Some(x) = record.expansions.first() {
+        return Err(bad(format!("expansion {x:?} is not supported yet")));
+    }
+    let mut setup =
+        Setup::new(&record.tileset, record.players.len()).map_err(|e| bad(e.to_string()))?;
+    setup.options = record.options;
+    if record.options.followers == 0 {
+        return Err(bad("players need at least one follower".into()));
+    }
+    for (i, p) in record.players.iter().enumerate() {
+        if p.name.trim().is_empty() {
+            return Err(bad(format!("player {} has no name", i + 1)));
+        }
+        if record.players[..i].iter().any(|q| q.name == p.name) {
+            return Err(bad(format!("two players are called {:?}", p.name)));
+        }
+        if record.players[..i].iter().any(|q| q.colour == p.colour) {
+            return Err(bad(format!("two players play {}", p.colour)));
+        }
+    }
+    if let Some(start) = &record.start {
+        setup.tileset.start = tile_id(&start.tile).map_err(bad)?;
+        if !setup
+            .tileset
+            .counts
+            .iter()
+            .any(|&(id, n)| id == setup.tileset.start && n > 0)
+        {
+            return Err(bad(format!(
+                "start tile {} is not in the {} set",
+                start.tile, setup.tileset.name
+            )));
+        }
+        setup.start = Placement {
+            pos: start.at,
+            rot: rotation(start.rot).map_err(bad)?,
+        };
+    }
+    Ok(setup)
+}
+
+fn tile_id(name: &str) -> Result<TileId, String> {
+    catalogue()
+        .tile_id(name)
+        .ok_or_else(|| format!("unknown tile {name:?}"))
+}
+
+fn rotation(deg: u16) -> Result<Rotation, String> {
+    Rotation::from_degrees(deg).ok_or_else(|| format!("rotation {deg} is not 0, 90, 180 or 270"))
+}
+
+fn parse_turn(entry: &TurnEntry) -> Result<Turn, String> {
+    let tile = tile_id(&entry.tile)?;
+    if entry.discard {
+        if entry.at.is_some() || entry.rot.is_some() || entry.follower.is_some() {
+            return Err("a discarded tile has no position, rotation or follower".into());
+        }
+        return Ok(Turn::Discard { tile });
+    }
+    let pos = entry.at.ok_or("a laid tile needs \"at\"")?;
+    let rot = rotation(entry.rot.ok_or("a laid tile needs \"rot\"")?)?;
+    let follower = match &entry.follower {
+        Some(f) => Some(f.port.parse::<Port>().map_err(|e| e.to_string())?),
+        None => None,
+    };
+    Ok(Turn::Place {
+        tile,
+        placement: Placement { pos, rot },
+        follower,
+    })
+}

@@ -1,0 +1,73 @@
+//! Seeded random games written as records.
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::rules::{selfplay, Colour, Game, RuleOptions, Setup, SetupError, Turn};
+
+use super::{FollowerEntry, PlayerEntry, Record, TurnEntry, FORMAT_VERSION};
+
+/// Plays a random legal game of `players` players from a bag shuffled by `seed`.
+pub fn random_record(
+    tileset: &str,
+    players: usize,
+    options: RuleOptions,
+    seed: u64,
+) -> Result<Record, SetupError> {
+    let mut setup = Setup::new(tileset, players)?;
+    setup.options = options;
+    let mut game = Game::new(&setup)?;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let (turns, _) = selfplay::play_out(&mut game, &mut rng);
+    let cat = game.catalogue();
+    let entries = turns
+        .into_iter()
+        .map(|turn| match turn {
+            Turn::Discard { tile } => TurnEntry {
+                player: None,
+                tile: cat.tile(tile).name.clone(),
+                at: None,
+                rot: None,
+                follower: None,
+                discard: true,
+            },
+            Turn::Place {
+                tile,
+                placement,
+                follower,
+            } => TurnEntry {
+                player: None,
+                tile: cat.tile(tile).name.clone(),
+                at: Some(placement.pos),
+                rot: Some(placement.rot.degrees()),
+                follower: follower.map(|p| FollowerEntry {
+                    port: p.name().to_string(),
+                }),
+                discard: false,
+            },
+        })
+        .collect();
+    Ok(Record {
+        meeplecam: FORMAT_VERSION,
+        tileset: tileset.to_string(),
+        expansions: Vec::new(),
+        options,
+        players: Colour::ALL[..players]
+            .iter()
+            .map(|&c| PlayerEntry {
+                name: capitalised(c.name()),
+                colour: c,
+            })
+            .collect(),
+        start: None,
+        turns: entries,
+    })
+}
+
+fn capitalised(s: &str) -> String {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}

@@ -1,0 +1,25 @@
+//! The game of Carcassonne: tiles, board, features, followers and scoring.
+//!
+//! Pure logic — no I/O, no camera, no UI. Expansions plug in as tile data and as options of the
+//! same turn structure: lay a tile, perhaps deploy a follower, score what the tile completed.
+
+pub mod board;
+pub mod catalogue;
+pub mod feature;
+mod fields;
+pub mod game;
+pub mod options;
+pub mod player;
+pub mod port;
+pub mod scoring;
+pub mod selfplay;
+pub mod tile;
+
+pub use board::{Board, Placement, PlacementError, Pos};
+pub use catalogue::{catalogue, Catalogue, TileSet};
+pub use game::{FollowerSpot, Game, IllegalMove, Meeple, Setup, SetupError, Turn, TurnReport};
+pub use options::RuleOptions;
+pub use player::{Colour, PlayerId};
+pub use port::{Dir, Port, PortSet, Rotation};
+pub use scoring::{Cause, ScoreEvent};
+pub use tile::{Attr, EdgeKind, FeatureKind, TileId, TileType};

@@ -1,0 +1,71 @@
+//! Points: what a feature is worth, and the events that record who scored it.
+
+use super::board::Pos;
+use super::feature::Feature;
+use super::options::RuleOptions;
+use super::player::PlayerId;
+use super::tile::FeatureKind;
+
+/// Why points were scored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Cause {
+    /// A road, city or cloister was completed during the game.
+    Completed,
+    /// End-of-game scoring of an incomplete feature or a farm.
+    Final,
+}
+
+impl Cause {
+    /// The lower-case name used in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Cause::Completed => "completed",
+            Cause::Final => "final",
+        }
+    }
+}
+
+/// One feature scored: every player listed gains `points`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScoreEvent {
+    /// 1-based turn in which it happened; `None` for end-of-game scoring.
+    pub turn: Option<u32>,
+    /// The players who share the majority, in seat order.
+    pub players: Vec<PlayerId>,
+    /// Points each of them gains.
+    pub points: u32,
+    /// What was scored.
+    pub feature: FeatureKind,
+    /// The cells the feature covers (for a farm: its cells), sorted.
+    pub tiles: Vec<Pos>,
+    /// Why.
+    pub cause: Cause,
+}
+
+/// Points for a completed road or city (`tiles` distinct tiles).
+pub fn completed_value(f: &Feature, tiles: u32, options: &RuleOptions) -> u32 {
+    match f.kind {
+        FeatureKind::Road => tiles,
+        FeatureKind::City if options.tiny_city && tiles == 2 => tiles + f.pennants,
+        FeatureKind::City => 2 * (tiles + f.pennants),
+        FeatureKind::Cloister => 9,
+        FeatureKind::Field => 0,
+    }
+}
+
+/// Points for an incomplete road or city at the end of the game.
+pub fn incomplete_value(f: &Feature, tiles: u32) -> u32 {
+    match f.kind {
+        FeatureKind::Road => tiles,
+        FeatureKind::City => tiles + f.pennants,
+        FeatureKind::Cloister | FeatureKind::Field => 0,
+    }
+}
+
+/// Points for a cloister with `block` tiles in its 3×3 block (itself included).
+pub fn cloister_value(block: usize) -> u32 {
+    block as u32
+}
+
+/// Points a farm earns per completed city it supplies.
+pub const FARM_POINTS_PER_CITY: u32 = 3;

@@ -1,0 +1,79 @@
+//! Random legal play from a seeded bag, for demos, tests and benchmarks.
+
+use rand::Rng;
+
+use super::game::{Game, Turn, TurnReport};
+use super::scoring::ScoreEvent;
+use super::tile::TileId;
+
+/// Draws a tile at random among those left, weighted by how many remain.
+pub fn draw<R: Rng>(game: &Game, rng: &mut R) -> Option<TileId> {
+    let total = game.remaining_total();
+    if total == 0 {
+        return None;
+    }
+    let mut pick = rng.random_range(0..total);
+    game.catalogue()
+        .tiles()
+        .iter()
+        .enumerate()
+        .map(|(i, _)| TileId(i as u16))
+        .find(|&id| {
+            let n = game.remaining(id) as usize;
+            if pick < n {
+                true
+            } else {
+                pick -= n;
+                false
+            }
+        })
+}
+
+/// Plays one random legal turn (discarding a tile that fits nowhere); `None` once the bag is
+/// empty. A follower goes on a random free feature with probability `deploy_chance`.
+pub fn random_turn<R: Rng>(
+    game: &mut Game,
+    rng: &mut R,
+    deploy_chance: f64,
+) -> Option<(Turn, TurnReport)> {
+    let tile = draw(game, rng)?;
+    let placements = game.legal_placements(tile);
+    if placements.is_empty() {
+        let turn = Turn::Discard { tile };
+        let report = game
+            .play(turn)
+            .expect("a tile with no placement may be discarded");
+        return Some((turn, report));
+    }
+    let placement = placements[rng.random_range(0..placements.len())];
+    game.place(tile, placement)
+        .expect("listed placements are legal");
+    let spots = game.follower_spots();
+    let follower = if !spots.is_empty() && rng.random_bool(deploy_chance) {
+        let port = spots[rng.random_range(0..spots.len())].port();
+        game.deploy(port).expect("listed spots are free");
+        Some(port)
+    } else {
+        None
+    };
+    let report = game.end_turn().expect("a laid tile ends the turn");
+    let turn = Turn::Place {
+        tile,
+        placement,
+        follower,
+    };
+    Some((turn, report))
+}
+
+/// Plays random turns until the bag is empty, then scores the end of the game.
+/// Returns the turns played and every score event.
+pub fn play_out<R: Rng>(game: &mut Game, rng: &mut R) -> (Vec<Turn>, Vec<ScoreEvent>) {
+    let mut turns = Vec::new();
+    let mut events = Vec::new();
+    while let Some((turn, report)) = random_turn(game, rng, 0.5) {
+        turns.push(turn);
+        events.extend(report.events);
+    }
+    events.extend(game.finish().expect("the bag is empty between turns"));
+    (turns, events)
+}

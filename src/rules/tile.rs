@@ -1,0 +1,169 @@
+//! Tile types: the features printed on a tile and what its edges show.
+
+use std::fmt;
+
+use super::port::{Dir, Port, PortSet, Rotation};
+
+/// What a feature on a tile is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FeatureKind {
+    /// A road segment; a follower on it is a thief.
+    Road,
+    /// A city segment; a follower on it is a knight.
+    City,
+    /// A cloister in the tile centre; a follower on it is a monk.
+    Cloister,
+    /// A field segment; a follower on it is a farmer.
+    Field,
+}
+
+impl FeatureKind {
+    /// The lower-case name used in records and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            FeatureKind::Road => "road",
+            FeatureKind::City => "city",
+            FeatureKind::Cloister => "cloister",
+            FeatureKind::Field => "field",
+        }
+    }
+
+    /// The kind with the given lower-case name.
+    pub fn from_name(name: &str) -> Option<FeatureKind> {
+        match name {
+            "road" => Some(FeatureKind::Road),
+            "city" => Some(FeatureKind::City),
+            "cloister" => Some(FeatureKind::Cloister),
+            "field" => Some(FeatureKind::Field),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for FeatureKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What a tile shows along one side; neighbours must agree on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EdgeKind {
+    /// Only field.
+    Field,
+    /// A road reaches the edge centre.
+    Road,
+    /// A city covers the edge.
+    City,
+}
+
+/// A printed detail that changes scoring. Expansions add variants here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Attr {
+    /// A coat of arms on a city segment.
+    Pennant,
+}
+
+impl Attr {
+    /// The attribute with the given name in the catalogue data.
+    pub fn from_name(name: &str) -> Option<Attr> {
+        match name {
+            "pennant" => Some(Attr::Pennant),
+            _ => None,
+        }
+    }
+}
+
+/// One feature of a tile type, in the tile's canonical orientation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FeatureDef {
+    /// What the feature is.
+    pub kind: FeatureKind,
+    /// Where it reaches the boundary (edge centres for roads and cities, half-edges for
+    /// fields, the centre for cloisters).
+    pub ports: PortSet,
+    /// Printed details on this feature.
+    pub attrs: Vec<Attr>,
+    /// Whether the feature reaches the tile centre (a road ending at a junction, a cloister, or a
+    /// city whose road ends at its wall); centre-reaching features together divide the fields.
+    pub reaches_centre: bool,
+    /// For fields: indices (into the tile's features) of the cities this field touches.
+    pub cities: Vec<usize>,
+}
+
+impl FeatureDef {
+    /// How many times `attr` is printed on this feature.
+    pub fn count(&self, attr: Attr) -> u32 {
+        self.attrs.iter().filter(|&&a| a == attr).count() as u32
+    }
+}
+
+/// Index of a tile type in the [`Catalogue`](super::catalogue::Catalogue).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TileId(pub(crate) u16);
+
+impl TileId {
+    /// The index into the catalogue's tile list.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A kind of tile: its features in canonical orientation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TileType {
+    /// Our id: the rulebook letter for base tiles (`"D"`).
+    pub name: String,
+    /// JCloisterZone ids that denote this tile (`"BA/RCr"`).
+    pub aliases: Vec<String>,
+    /// All features, fields included.
+    pub features: Vec<FeatureDef>,
+    edges: [EdgeKind; 4],
+    port_feature: [Option<u8>; Port::COUNT],
+}
+
+impl TileType {
+    /// Builds a tile type; the features' ports must not overlap.
+    pub(crate) fn new(name: String, aliases: Vec<String>, features: Vec<FeatureDef>) -> TileType {
+        let mut port_feature = [None; Port::COUNT];
+        for (i, f) in features.iter().enumerate() {
+            for p in f.ports.iter() {
+                port_feature[p.index()] = Some(i as u8);
+            }
+        }
+        let edges = Dir::ALL.map(|d| {
+            match port_feature[d.port().index()].map(|i| features[i as usize].kind) {
+                Some(FeatureKind::Road) => EdgeKind::Road,
+                Some(FeatureKind::City) => EdgeKind::City,
+                _ => EdgeKind::Field,
+            }
+        });
+        TileType {
+            name,
+            aliases,
+            features,
+            edges,
+            port_feature,
+        }
+    }
+
+    /// What the tile shows on side `dir` when placed with rotation `rot`.
+    pub fn edge(&self, dir: Dir, rot: Rotation) -> EdgeKind {
+        self.edges[dir.rotated(rot.inverse()).index()]
+    }
+
+    /// The index of the feature that owns `port` (canonical orientation), if any.
+    pub fn feature_at(&self, port: Port) -> Option<usize> {
+        self.port_feature[port.index()].map(usize::from)
+    }
+
+    /// The index of the feature that owns `port` when the tile lies with rotation `rot`.
+    pub fn feature_at_rotated(&self, port: Port, rot: Rotation) -> Option<usize> {
+        self.feature_at(port.rotated(rot.inverse()))
+    }
+
+    /// Total printed `attr` over all features.
+    pub fn count(&self, attr: Attr) -> u32 {
+        self.features.iter().map(|f| f.count(attr)).sum()
+    }
+}
