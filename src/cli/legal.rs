@@ -25,11 +25,7 @@ pub fn run(path: &Path, tile: &str, as_json: bool) -> Result<(), Failure> {
     let options: Vec<(Placement, Vec<FollowerSpot>)> = game
         .legal_placements(id)
         .into_iter()
-        .map(|p| {
-            let mut after = game.clone();
-            after.place(id, p).expect("listed placements are legal");
-            (p, after.follower_spots())
-        })
+        .map(|p| (p, game.follower_spots_if(id, p)))
         .collect();
     if as_json {
         let list: Vec<_> = options

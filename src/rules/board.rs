@@ -28,13 +28,15 @@ impl Pos {
     /// The neighbouring cell in direction `dir`.
     pub const fn step(self, dir: Dir) -> Pos {
         let (dx, dy) = dir.delta();
-        Pos::new(self.x + dx, self.y + dy)
+        Pos::new(self.x.wrapping_add(dx), self.y.wrapping_add(dy))
     }
 
     /// The eight cells around this one.
     pub fn ring(self) -> impl Iterator<Item = Pos> {
         (-1..=1)
-            .flat_map(move |dy| (-1..=1).map(move |dx| Pos::new(self.x + dx, self.y + dy)))
+            .flat_map(move |dy| {
+                (-1..=1).map(move |dx| Pos::new(self.x.wrapping_add(dx), self.y.wrapping_add(dy)))
+            })
             .filter(move |&p| p != self)
     }
 }

@@ -46,7 +46,8 @@ pub(crate) fn add_fields(features: &mut Vec<FeatureDef>) {
             taken[i] = true;
         }
     }
-    let free: Vec<usize> = (0..RING).filter(|&i| !taken[i]).collect();
+    // Edge centres with nothing on them are field too, but fields are named by half-edges.
+    let free: Vec<usize> = (0..RING).filter(|&i| !taken[i] && i % 3 != 1).collect();
     // Group free half-edges: same field unless an obstacle walls both ways round.
     let mut group: Vec<usize> = (0..free.len()).collect();
     for a in 0..free.len() {

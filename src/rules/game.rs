@@ -3,11 +3,12 @@
 use super::board::{Board, Placement, PlacementError, Pos};
 use super::catalogue::{catalogue, Catalogue, TileSet};
 use super::feature::{Feature, FeatureGraph, FeatureId, Occupant};
-use super::options::RuleOptions;
+use super::options::{FarmScoring, RuleOptions};
 use super::player::PlayerId;
 use super::port::{Dir, Port, PortSet, Rotation};
 use super::scoring::{
     cloister_value, completed_value, incomplete_value, Cause, ScoreEvent, FARM_POINTS_PER_CITY,
+    FIRST_EDITION_POINTS_PER_CITY,
 };
 use super::tile::{Attr, FeatureKind, TileId};
 
@@ -473,35 +474,82 @@ impl Game {
             };
             self.score(root, points, Cause::Final, &mut report);
         }
-        let farms: Vec<FeatureId> = self
-            .graph
-            .groups()
-            .filter(|(_, f)| f.kind == FeatureKind::Field && !f.occupants.is_empty())
-            .map(|(id, _)| id)
-            .collect();
-        for farm in farms {
-            let mut cities: Vec<FeatureId> = self
-                .graph
-                .get(farm)
-                .city_nodes
-                .iter()
-                .map(|&n| self.graph.root(n))
-                .collect();
-            cities.sort_unstable();
-            cities.dedup();
-            let completed = cities
-                .iter()
-                .filter(|&&c| self.graph.get(c).is_closed())
-                .count() as u32;
-            self.score(
-                farm,
-                FARM_POINTS_PER_CITY * completed,
-                Cause::Final,
-                &mut report,
-            );
+        let farms = self.farms_and_cities();
+        match self.options.farm_scoring {
+            FarmScoring::PerFarm => {
+                for (farm, cities) in farms {
+                    let points = FARM_POINTS_PER_CITY * cities.len() as u32;
+                    self.score(farm, points, Cause::Final, &mut report);
+                }
+            }
+            FarmScoring::PerCity => self.score_cities_for_farmers(&farms, &mut report),
         }
         self.phase = Phase::Over;
         Ok(report.events)
+    }
+
+    /// Every occupied farm with the completed cities it touches.
+    fn farms_and_cities(&self) -> Vec<(FeatureId, Vec<FeatureId>)> {
+        self.graph
+            .groups()
+            .filter(|(_, f)| f.kind == FeatureKind::Field && !f.occupants.is_empty())
+            .map(|(id, f)| {
+                let mut cities: Vec<FeatureId> = f
+                    .city_nodes
+                    .iter()
+                    .map(|&n| self.graph.root(n))
+                    .filter(|&c| self.graph.get(c).is_closed())
+                    .collect();
+                cities.sort_unstable();
+                cities.dedup();
+                (id, cities)
+            })
+            .collect()
+    }
+
+    /// First-edition farm scoring: each completed city once, for the farmers on all farms
+    /// that touch it.
+    fn score_cities_for_farmers(
+        &mut self,
+        farms: &[(FeatureId, Vec<FeatureId>)],
+        report: &mut TurnReport,
+    ) {
+        let mut cities: Vec<FeatureId> = farms.iter().flat_map(|(_, c)| c.clone()).collect();
+        cities.sort_unstable();
+        cities.dedup();
+        for city in cities {
+            let mut supply = Feature::new(FeatureKind::Field, 0, 0, 0);
+            for (farm, touching) in farms {
+                if touching.contains(&city) {
+                    supply
+                        .occupants
+                        .extend_from_slice(&self.graph.get(*farm).occupants);
+                }
+            }
+            let players = supply.majority(self.players());
+            for p in &players {
+                self.scores[p.index()] += FIRST_EDITION_POINTS_PER_CITY;
+            }
+            report.events.push(ScoreEvent {
+                turn: None,
+                players,
+                points: FIRST_EDITION_POINTS_PER_CITY,
+                feature: FeatureKind::Field,
+                tiles: self.cells(self.graph.get(city)),
+                cause: Cause::Final,
+            });
+        }
+    }
+
+    /// The cells a feature covers, sorted.
+    fn cells(&self, f: &Feature) -> Vec<Pos> {
+        let mut tiles: Vec<Pos> = f
+            .tiles()
+            .iter()
+            .map(|&t| self.board.tiles()[t as usize].placement.pos)
+            .collect();
+        tiles.sort_unstable();
+        tiles
     }
 
     /// Every follower on the board.
@@ -559,25 +607,70 @@ impl Game {
         if self.supply[self.current.index()] == 0 {
             return Err(IllegalMove::NoFollowerLeft(self.current.0));
         }
+        if self.would_join_occupied(tile, placement, local) {
+            return Err(IllegalMove::Occupied(kind, port));
+        }
+        Ok(())
+    }
+
+    /// Whether feature `local` of `tile`, if laid at `placement`, would join a feature that
+    /// already has a follower — directly, or through a neighbour's feature that links it to
+    /// another feature of the same tile.
+    fn would_join_occupied(&self, tile: TileId, placement: Placement, local: usize) -> bool {
+        let ty = self.cat.tile(tile);
+        let mut links: Vec<(usize, FeatureId)> = Vec::new();
         for side in Dir::ALL {
             let Some(n) = self.board.get(placement.pos.step(side)) else {
                 continue;
             };
             let nty = self.cat.tile(n.tile);
             for p in side_ports(side) {
-                if ty.feature_at_rotated(p, rot) != Some(local) {
-                    continue;
-                }
+                let ours = ty.feature_at_rotated(p, placement.rot);
                 let facing = p.facing().expect("boundary ports face a neighbour");
-                if let Some(b) = nty.feature_at_rotated(facing, n.placement.rot) {
-                    let group = self.graph.get(self.graph.root(n.first_node + b as u32));
-                    if !group.occupants.is_empty() {
-                        return Err(IllegalMove::Occupied(kind, port));
-                    }
+                let theirs = nty.feature_at_rotated(facing, n.placement.rot);
+                if let (Some(a), Some(b)) = (ours, theirs) {
+                    links.push((a, self.graph.root(n.first_node + b as u32)));
                 }
             }
         }
-        Ok(())
+        let mut locals = vec![local];
+        let mut groups: Vec<FeatureId> = Vec::new();
+        let mut grew = true;
+        while grew {
+            grew = false;
+            for &(a, g) in &links {
+                match (locals.contains(&a), groups.contains(&g)) {
+                    (true, false) => groups.push(g),
+                    (false, true) => locals.push(a),
+                    _ => continue,
+                }
+                grew = true;
+            }
+        }
+        groups
+            .iter()
+            .any(|&g| !self.graph.get(g).occupants.is_empty())
+    }
+
+    /// Where a follower could stand if `tile` were laid at `placement` now (a preview for
+    /// showing the player; the placement itself is not checked).
+    pub fn follower_spots_if(&self, tile: TileId, placement: Placement) -> Vec<FollowerSpot> {
+        if self.phase != Phase::PlaceTile || self.supply[self.current.index()] == 0 {
+            return Vec::new();
+        }
+        let ty = self.cat.tile(tile);
+        ty.features
+            .iter()
+            .enumerate()
+            .filter(|&(i, f)| {
+                (f.kind != FeatureKind::Field || self.options.farmers)
+                    && !self.would_join_occupied(tile, placement, i)
+            })
+            .map(|(_, f)| FollowerSpot {
+                kind: f.kind,
+                ports: f.ports.rotated(placement.rot),
+            })
+            .collect()
     }
 
     fn expect_place_phase(&self) -> Result<(), IllegalMove> {
@@ -607,13 +700,8 @@ impl Game {
         let players = self.players();
         let f = self.graph.get(root);
         let winners = f.majority(players);
-        if !winners.is_empty() && points > 0 {
-            let mut tiles: Vec<Pos> = f
-                .tiles()
-                .iter()
-                .map(|&t| self.board.tiles()[t as usize].placement.pos)
-                .collect();
-            tiles.sort_unstable();
+        if !winners.is_empty() {
+            let tiles = self.cells(f);
             for w in &winners {
                 self.scores[w.index()] += points;
             }

@@ -18,7 +18,7 @@ pub mod tile;
 pub use board::{Board, Placement, PlacementError, Pos};
 pub use catalogue::{catalogue, Catalogue, TileSet};
 pub use game::{FollowerSpot, Game, IllegalMove, Meeple, Setup, SetupError, Turn, TurnReport};
-pub use options::RuleOptions;
+pub use options::{FarmScoring, RuleOptions};
 pub use player::{Colour, PlayerId};
 pub use port::{Dir, Port, PortSet, Rotation};
 pub use scoring::{Cause, ScoreEvent};

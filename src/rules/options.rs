@@ -11,8 +11,23 @@ pub struct RuleOptions {
     /// Old-edition rule: a completed city of only two tiles scores 1 point per tile and pennant
     /// instead of 2.
     pub tiny_city: bool,
+    /// How farms are scored at the end.
+    pub farm_scoring: FarmScoring,
     /// Followers each player has in supply.
     pub followers: u8,
+}
+
+/// The farm-scoring rule: the notorious difference between the first edition and later ones.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FarmScoring {
+    /// Current rules: each farm scores 3 points per completed city it touches for the players
+    /// with the most farmers in it; a city can be scored by several farms.
+    #[default]
+    PerFarm,
+    /// First edition: each completed city is scored once, 4 points for the players with the
+    /// most farmers on all the farms that touch it.
+    PerCity,
 }
 
 impl Default for RuleOptions {
@@ -20,6 +35,7 @@ impl Default for RuleOptions {
         RuleOptions {
             farmers: true,
             tiny_city: false,
+            farm_scoring: FarmScoring::PerFarm,
             followers: 7,
         }
     }

@@ -67,5 +67,8 @@ pub fn cloister_value(block: usize) -> u32 {
     block as u32
 }
 
-/// Points a farm earns per completed city it supplies.
+/// Points a farm earns per completed city it supplies (current rules).
 pub const FARM_POINTS_PER_CITY: u32 = 3;
+
+/// Points a completed city gives its farmers' majority under the first-edition rule.
+pub const FIRST_EDITION_POINTS_PER_CITY: u32 = 4;
