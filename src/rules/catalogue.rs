@@ -29,7 +29,6 @@ impl TileSet {
 }
 
 /// All known tile types and tile sets.
-#[derive(Debug)]
 pub struct Catalogue {
     tiles: Vec<TileType>,
     sets: Vec<TileSet>,
@@ -44,6 +43,17 @@ pub struct CatalogueError {
     pub line: usize,
     /// What is wrong.
     pub message: String,
+}
+
+impl std::fmt::Debug for Catalogue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Catalogue({} tiles, {} sets)",
+            self.tiles.len(),
+            self.sets.len()
+        )
+    }
 }
 
 /// The built-in catalogue.

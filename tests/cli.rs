@@ -1,0 +1,162 @@
+//! The `meeplecam` binary: exit statuses, text and JSON reports.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn meeplecam(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_meeplecam"))
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+fn temp(name: &str, contents: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("meeplecam-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+const TWO_PLAYERS: &str =
+    r#""players": [{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}]"#;
+
+#[test]
+fn selfplay_then_score_json_adds_up() {
+    let dir = std::env::temp_dir().join(format!("meeplecam-selfplay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("game.json");
+    let out = meeplecam(&[
+        "selfplay",
+        "--players",
+        "4",
+        "--seed",
+        "3",
+        "--out",
+        record.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = meeplecam(&["score", record.to_str().unwrap(), "--json"]);
+    assert!(out.status.success());
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let players = report["players"].as_array().unwrap();
+    assert_eq!(players.len(), 4);
+    for (i, p) in players.iter().enumerate() {
+        let name = p["name"].as_str().unwrap();
+        assert!(p["colour"].is_string());
+        let from_events: u64 = report["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["players"].as_array().unwrap().iter().any(|n| n == name))
+            .map(|e| e["points"].as_u64().unwrap())
+            .sum();
+        assert_eq!(p["score"].as_u64().unwrap(), from_events, "player {i}");
+    }
+    for e in report["events"].as_array().unwrap() {
+        for key in ["turn", "players", "points", "feature", "tiles", "cause"] {
+            assert!(e.get(key).is_some(), "event lacks {key}: {e}");
+        }
+    }
+    // The same seed writes the same game.
+    let again = meeplecam(&["selfplay", "--players", "4", "--seed", "3"]);
+    assert_eq!(
+        String::from_utf8_lossy(&again.stdout).trim(),
+        std::fs::read_to_string(&record).unwrap().trim()
+    );
+}
+
+#[test]
+fn an_illegal_turn_exits_2_naming_turn_and_reason() {
+    let path = temp(
+        "illegal.json",
+        &format!(
+            r#"{{"meeplecam": 1, {TWO_PLAYERS}, "turns": [
+            {{"tile": "E", "at": [0, -1], "rot": 180, "follower": {{"port": "S"}}}},
+            {{"tile": "U", "at": [0, -2], "rot": 90}}]}}"#
+        ),
+    );
+    let out = meeplecam(&["score", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("turn 2") && err.contains("edge"), "{err}");
+}
+
+#[test]
+fn malformed_and_missing_files_are_clear_errors() {
+    let path = temp("garbage.json", "{\"meeplecam\": 1, \"players\": [");
+    let out = meeplecam(&["score", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("garbage.json") && !err.contains("panicked"),
+        "{err}"
+    );
+
+    let out = meeplecam(&["score", "/nonexistent/game.json"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read"));
+}
+
+#[test]
+fn score_prints_each_event_and_the_table() {
+    let path = temp(
+        "city.json",
+        &format!(
+            r#"{{"meeplecam": 1, {TWO_PLAYERS}, "turns": [
+            {{"tile": "E", "at": [0, -1], "rot": 180, "follower": {{"port": "S"}}}}]}}"#
+        ),
+    );
+    let out = meeplecam(&["score", path.to_str().unwrap()]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("turn   1  Ann") && text.contains("+4") && text.contains("city of 2 tiles"),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("Ann") && l.trim_end().ends_with('4')),
+        "{text}"
+    );
+}
+
+#[test]
+fn legal_lists_placements_with_follower_spots() {
+    let path = temp(
+        "start.json",
+        &format!(r#"{{"meeplecam": 1, {TWO_PLAYERS}}}"#),
+    );
+    let out = meeplecam(&["legal", path.to_str().unwrap(), "--tile", "E", "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let placements = report["placements"].as_array().unwrap();
+    // Around the start tile D (city N, road W–E), a city cap E fits: north turned to face
+    // south (closing the city), and west/east/south with its city facing away from the road
+    // or the field.
+    let above = placements
+        .iter()
+        .find(|p| p["at"] == serde_json::json!([0, -1]))
+        .expect("north of the start tile");
+    assert_eq!(above["rot"], 180);
+    let features: Vec<&str> = above["followers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["feature"].as_str().unwrap())
+        .collect();
+    assert_eq!(features, ["city", "field"]);
+    for p in placements {
+        assert_ne!(p["at"], serde_json::json!([0, 0]));
+    }
+    let out = meeplecam(&["legal", path.to_str().unwrap(), "--tile", "nope"]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -1,0 +1,192 @@
+//! Malformed records and `.jcz` files: always an error, never a panic.
+
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+use meeplecam::record::{jcz, selfplay::random_record, Record};
+use meeplecam::rules::RuleOptions;
+
+/// A small valid `.jcz` document in JCloisterZone's shape.
+fn jcz_doc() -> Value {
+    json!({
+        "setup": {
+            "sets": {"basic:1": 1},
+            "elements": {"small-follower": 7, "farmers": true},
+            "rules": {},
+            "start": [{"tile": "BA/RCr", "x": 0, "y": 0, "rotation": 0}]
+        },
+        "players": [{"name": "Ann", "slot": 0}, {"name": "Bob", "slot": 1}],
+        "replay": [
+            {"type": "PLACE_TILE", "payload": {"tileId": "BA/C", "rotation": "R180", "position": [0, -1]}},
+            {"type": "DEPLOY_MEEPLE", "payload": {"pointer": {"position": [0, -1], "feature": "City", "location": "S"}, "meepleId": "0.small.1"}},
+            {"type": "COMMIT", "payload": {}}
+        ],
+        "gameAnnotations": {"drawOrder": ["BA/C", "BA/Rr"]}
+    })
+}
+
+fn junk() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Null),
+        Just(json!(true)),
+        Just(json!(-1)),
+        Just(json!(1e300)),
+        Just(json!(i64::MAX)),
+        Just(json!(u64::MAX)),
+        Just(json!(i64::MIN)),
+        Just(json!("")),
+        Just(json!("ZZ")),
+        Just(json!("R45")),
+        Just(json!([])),
+        Just(json!([2147483647, -2147483648])),
+        Just(json!({})),
+        any::<i32>().prop_map(|n| json!(n)),
+        "[A-Za-z/+.0-9_]{0,6}".prop_map(Value::from),
+    ]
+}
+
+/// Replaces the node reached by following `path` (indices taken modulo each container's size).
+fn mutate(node: &mut Value, path: &[usize], replacement: Value) {
+    let Some((&step, rest)) = path.split_first() else {
+        *node = replacement;
+        return;
+    };
+    match node {
+        Value::Array(items) if !items.is_empty() => {
+            let n = items.len();
+            mutate(&mut items[step % n], rest, replacement);
+        }
+        Value::Object(map) if !map.is_empty() => {
+            let key = map.keys().nth(step % map.len()).cloned().unwrap();
+            mutate(map.get_mut(&key).unwrap(), rest, replacement);
+        }
+        _ => *node = replacement,
+    }
+}
+
+fn record_doc() -> Value {
+    let record = random_record("base", 3, RuleOptions::default(), 11).unwrap();
+    serde_json::from_str(&record.to_json()).unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1500))]
+
+    #[test]
+    fn mutated_records_are_errors_or_games(
+        edits in proptest::collection::vec((proptest::collection::vec(0usize..100, 0..5), junk()), 1..4)
+    ) {
+        let mut doc = record_doc();
+        for (path, value) in edits {
+            mutate(&mut doc, &path, value);
+        }
+        if let Ok(record) = Record::from_json(&doc.to_string()) {
+            let _ = record.replay();
+        }
+    }
+
+    #[test]
+    fn mutated_jcz_files_are_errors_or_games(
+        edits in proptest::collection::vec((proptest::collection::vec(0usize..100, 0..6), junk()), 1..4)
+    ) {
+        let mut doc = jcz_doc();
+        for (path, value) in edits {
+            mutate(&mut doc, &path, value);
+        }
+        if let Ok(game) = jcz::parse(&doc.to_string()) {
+            let _ = game.record.replay();
+        }
+    }
+
+    #[test]
+    fn arbitrary_text_is_an_error(text in "\\PC{0,200}") {
+        prop_assert!(Record::from_json(&text).is_err() || text.contains("meeplecam"));
+        let _ = jcz::parse(&text);
+    }
+
+    #[test]
+    fn truncated_records_are_errors(cut in 0usize..4000) {
+        let text = record_doc().to_string();
+        let cut = cut.min(text.len().saturating_sub(1));
+        prop_assert!(Record::from_json(&text[..cut]).is_err());
+    }
+}
+
+#[test]
+fn the_unmutated_documents_are_valid() {
+    assert!(Record::from_json(&record_doc().to_string())
+        .unwrap()
+        .replay()
+        .is_ok());
+    let game = jcz::parse(&jcz_doc().to_string()).unwrap();
+    let replay = game.record.replay_open().unwrap();
+    assert_eq!(replay.game.scores(), &[4, 0]);
+}
+
+#[test]
+fn specific_bad_records_name_the_problem() {
+    let base = json!({
+        "meeplecam": 1,
+        "players": [{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}],
+        "turns": []
+    });
+    let cases = [
+        (json!({"meeplecam": 2}), "version"),
+        (json!({"players": []}), "0 players"),
+        (
+            json!({"players": [{"name": "Ann", "colour": "red"}, {"name": "Ann", "colour": "blue"}]}),
+            "two players",
+        ),
+        (
+            json!({"players": [{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "red"}]}),
+            "two players",
+        ),
+        (
+            json!({"players": [{"name": "Ann", "colour": "teal"}]}),
+            "teal",
+        ),
+        (json!({"tileset": "moon"}), "moon"),
+        (json!({"expansions": ["dragons"]}), "dragons"),
+        (
+            json!({"turns": [{"tile": "E", "at": [0, -1], "rot": 45}]}),
+            "turn 1",
+        ),
+        (
+            json!({"turns": [{"tile": "E", "at": [5, 5], "rot": 0}]}),
+            "turn 1",
+        ),
+        (json!({"turns": [{"tile": "E"}]}), "turn 1"),
+        (
+            json!({"turns": [{"tile": "Z9", "at": [0, 1], "rot": 0}]}),
+            "turn 1",
+        ),
+        (
+            json!({"turns": [{"tile": "C", "at": [0, -1], "rot": 0}, {"tile": "C", "at": [0, -2], "rot": 0}]}),
+            "turn 2",
+        ),
+        (
+            json!({"turns": [{"tile": "E", "at": [0, -1], "rot": 180, "follower": {"port": "NE"}}]}),
+            "turn 1",
+        ),
+        (json!({"turns": [{"tile": "E", "discard": true}]}), "turn 1"),
+        (
+            json!({"turns": [{"player": "Bob", "tile": "E", "at": [0, -1], "rot": 180}]}),
+            "turn 1",
+        ),
+        (json!({"bogus": 1}), "bogus"),
+    ];
+    for (patch, needle) in cases {
+        let mut doc = base.clone();
+        for (k, v) in patch.as_object().unwrap() {
+            doc[k] = v.clone();
+        }
+        let err = match Record::from_json(&doc.to_string()) {
+            Err(e) => e.to_string(),
+            Ok(r) => r
+                .replay()
+                .expect_err(&format!("{patch} should fail"))
+                .to_string(),
+        };
+        assert!(err.contains(needle), "{patch}: {err}");
+    }
+}
