@@ -160,3 +160,21 @@ fn legal_lists_placements_with_follower_spots() {
     let out = meeplecam(&["legal", path.to_str().unwrap(), "--tile", "nope"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn the_readme_example_record_replays() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let start = readme.find("```json\n").expect("README has a JSON example") + 8;
+    let end = start + readme[start..].find("```").unwrap();
+    let path = temp("readme.json", &readme[start..end]);
+    let out = meeplecam(&["score", path.to_str().unwrap(), "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["players"][0]["score"], 4);
+    assert_eq!(report["players"][1]["score"], 0);
+}
