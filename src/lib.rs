@@ -26,5 +26,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod geometry;
+#[cfg(feature = "led")]
+pub mod led;
 pub mod record;
 pub mod rules;
+#[cfg(feature = "vision")]
+pub mod sim;

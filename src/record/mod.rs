@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::rules::{Colour, Pos, RuleOptions};
 
-pub use replay::{Replay, ReplayError};
+pub use replay::{setup_of, turn_of, Replay, ReplayError};
 
 /// The record format version this build writes and reads.
 pub const FORMAT_VERSION: u32 = 1;

@@ -36,7 +36,7 @@ pub enum ReplayError {
 }
 
 pub(super) fn replay(record: &Record, finish: bool) -> Result<Replay, ReplayError> {
-    let setup = setup(record)?;
+    let setup = setup_of(record)?;
     let mut game = Game::new(&setup).map_err(|e| ReplayError::Setup(e.to_string()))?;
     let names: Vec<String> = record.players.iter().map(|p| p.name.clone()).collect();
     let mut events = Vec::new();
@@ -51,7 +51,7 @@ pub(super) fn replay(record: &Record, finish: bool) -> Result<Replay, ReplayErro
                 return Err(turn_err(format!("it is {expected}'s turn, not {name}'s")));
             }
         }
-        let turn = parse_turn(entry).map_err(turn_err)?;
+        let turn = turn_of(entry).map_err(turn_err)?;
         let report = game.play(turn).map_err(|e| turn_err(e.to_string()))?;
         events.extend(report.events);
     }
@@ -69,7 +69,8 @@ pub(super) fn replay(record: &Record, finish: bool) -> Result<Replay, ReplayErro
     })
 }
 
-fn setup(record: &Record) -> Result<Setup, ReplayError> {
+/// The engine setup a record asks for.
+pub fn setup_of(record: &Record) -> Result<Setup, ReplayError> {
     let bad = |s: String| ReplayError::Setup(s);
     if let Some(x) = record.expansions.first() {
         return Err(bad(format!("expansion {x:?} is not supported yet")));
@@ -122,7 +123,8 @@ fn rotation(deg: u16) -> Result<Rotation, String> {
     Rotation::from_degrees(deg).ok_or_else(|| format!("rotation {deg} is not 0, 90, 180 or 270"))
 }
 
-fn parse_turn(entry: &TurnEntry) -> Result<Turn, String> {
+/// The engine turn a record entry describes.
+pub fn turn_of(entry: &TurnEntry) -> Result<Turn, String> {
     let tile = tile_id(&entry.tile)?;
     if entry.discard {
         if entry.at.is_some() || entry.rot.is_some() || entry.follower.is_some() {

@@ -1,0 +1,18 @@
+//! The simulated table: what a webcam would see of a real game, with exact ground truth.
+//!
+//! Tiles are painted procedurally from the catalogue's geometry ([`art`]) in several styles
+//! ([`style`]), laid slightly off the grid on a table top ([`table`]); followers are extruded
+//! meeples with shadows ([`figures`]); arms reach in ([`hand`]); a pinhole camera with lens
+//! distortion looks on ([`camera`]) through uneven light, noise and compression ([`effects`]).
+//! [`scene`] renders one instant; [`timeline`] turns a game record into frames over time.
+
+pub mod art;
+pub mod camera;
+pub mod effects;
+pub mod figures;
+pub mod hand;
+pub mod scene;
+pub mod style;
+pub mod table;
+pub mod timeline;
+pub mod truth;
