@@ -32,10 +32,7 @@ pub fn port_point(port: crate::rules::Port) -> Option<Point> {
     }
     // Along the north edge at rotation 0: NL, N, NR.
     let along = [0.25, 0.5, 0.75][i % 3];
-    Some(rotate(
-        [along, 0.0],
-        Rotation::from_quarter_turns(i / 3),
-    ))
+    Some(rotate([along, 0.0], Rotation::from_quarter_turns(i / 3)))
 }
 
 #[cfg(test)]

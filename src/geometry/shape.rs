@@ -130,7 +130,9 @@ impl TileShape {
 }
 
 fn dirs(ports: impl Iterator<Item = Port>) -> Vec<Dir> {
-    ports.filter_map(|p| p.is_edge_centre().then(|| p.side()).flatten()).collect()
+    ports
+        .filter_map(|p| p.is_edge_centre().then(|| p.side()).flatten())
+        .collect()
 }
 
 /// Points along a quadratic Bézier curve, end points included.
@@ -201,7 +203,12 @@ fn road_line(sides: Vec<Dir>) -> Vec<Point> {
     let end = |d: Dir| port_point(d.port()).expect("edge centre");
     match sides.as_slice() {
         [a, b] => bezier(end(*a), CENTRE, end(*b), 16),
-        [a] => bezier(end(*a), [(end(*a)[0] + 0.5) / 2.0, (end(*a)[1] + 0.5) / 2.0], CENTRE, 8),
+        [a] => bezier(
+            end(*a),
+            [(end(*a)[0] + 0.5) / 2.0, (end(*a)[1] + 0.5) / 2.0],
+            CENTRE,
+            8,
+        ),
         _ => vec![CENTRE],
     }
 }
@@ -221,9 +228,7 @@ fn road_anchor(line: &[Point]) -> Point {
 fn covers(outline: &Outline, p: Point) -> bool {
     match outline {
         Outline::Area(poly) => inside_polygon(poly, p),
-        Outline::Strip { centreline, width } => {
-            distance_to_line(centreline, p) <= width / 2.0
-        }
+        Outline::Strip { centreline, width } => distance_to_line(centreline, p) <= width / 2.0,
         Outline::Rest => false,
     }
 }
@@ -316,7 +321,9 @@ fn beside(labels: &LabelMap, label: u8, p: Point) -> Point {
     candidates
         .iter()
         .map(|d| [p[0] + d[0], p[1] + d[1]])
-        .find(|&q| (0.0..=1.0).contains(&q[0]) && (0.0..=1.0).contains(&q[1]) && labels.at(q) == label)
+        .find(|&q| {
+            (0.0..=1.0).contains(&q[0]) && (0.0..=1.0).contains(&q[1]) && labels.at(q) == label
+        })
         .unwrap_or(p)
 }
 
@@ -331,11 +338,19 @@ mod tests {
             let shape = TileShape::build(tile).unwrap_or_else(|e| panic!("{e}"));
             for (i, f) in tile.features.iter().enumerate() {
                 let at = shape.labels.at(shape.features[i].anchor);
-                assert_eq!(at, i as u8, "tile {} feature {i} ({:?}) anchor", tile.name, f.kind);
+                assert_eq!(
+                    at, i as u8,
+                    "tile {} feature {i} ({:?}) anchor",
+                    tile.name, f.kind
+                );
                 assert!(shape.labels.area(i as u8) > 0);
             }
             let total = (LABEL_RES * LABEL_RES) as f32;
-            assert!((shape.labels.area(NO_FEATURE) as f32) < 0.02 * total, "tile {}", tile.name);
+            assert!(
+                (shape.labels.area(NO_FEATURE) as f32) < 0.02 * total,
+                "tile {}",
+                tile.name
+            );
         }
     }
 
@@ -345,10 +360,17 @@ mod tests {
         for tile in catalogue().tiles() {
             let shape = TileShape::build(tile).unwrap();
             for port in Port::all().take(12) {
-                let Some(owner) = tile.feature_at(port) else { continue };
+                let Some(owner) = tile.feature_at(port) else {
+                    continue;
+                };
                 let e = port_point(port).unwrap();
                 let inward = [e[0] + (0.5 - e[0]) * 0.05, e[1] + (0.5 - e[1]) * 0.05];
-                assert_eq!(shape.labels.at(inward), owner as u8, "tile {} port {port}", tile.name);
+                assert_eq!(
+                    shape.labels.at(inward),
+                    owner as u8,
+                    "tile {} port {port}",
+                    tile.name
+                );
             }
         }
     }

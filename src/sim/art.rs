@@ -72,7 +72,15 @@ pub fn paint_tile(tile: TileId, style: &Style, seed: u64) -> opencv::Result<Mat>
     texture(&mut img, style, &mut rng)?;
     // The cut edge of the cardboard.
     let edge = poly(&[[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]);
-    imgproc::polylines(&mut img, &edge, true, scalar(darker(style.field, 0.6)), 2, LINE_AA, SHIFT)?;
+    imgproc::polylines(
+        &mut img,
+        &edge,
+        true,
+        scalar(darker(style.field, 0.6)),
+        2,
+        LINE_AA,
+        SHIFT,
+    )?;
     Ok(img)
 }
 
@@ -88,7 +96,15 @@ fn grass(img: &mut Mat, style: &Style, rng: &mut ChaCha8Rng) -> opencv::Result<(
         let y: f32 = rng.random();
         let len: f32 = rng.random_range(0.02..0.05);
         let colour = if k % 2 == 0 { dark } else { light };
-        imgproc::line(img, px([x, y]), px([x + len * 0.3, y - len]), colour, 1, LINE_AA, SHIFT)?;
+        imgproc::line(
+            img,
+            px([x, y]),
+            px([x + len * 0.3, y - len]),
+            colour,
+            1,
+            LINE_AA,
+            SHIFT,
+        )?;
     }
     Ok(())
 }
@@ -99,7 +115,14 @@ fn city(
     style: &Style,
     rng: &mut ChaCha8Rng,
 ) -> opencv::Result<()> {
-    imgproc::fill_poly(img, &poly(points), scalar(style.city), LINE_AA, SHIFT, Point::new(0, 0))?;
+    imgproc::fill_poly(
+        img,
+        &poly(points),
+        scalar(style.city),
+        LINE_AA,
+        SHIFT,
+        Point::new(0, 0),
+    )?;
     // Houses: small darker and lighter roofs inside the walls.
     let (mut lo, mut hi) = ([1.0f32, 1.0], [0.0f32, 0.0]);
     for p in points {
@@ -108,9 +131,17 @@ fn city(
     }
     let area = f64::from((hi[0] - lo[0]) * (hi[1] - lo[1]));
     for _ in 0..(area * 60.0) as usize {
-        let c = [rng.random_range(lo[0]..=hi[0]), rng.random_range(lo[1]..=hi[1])];
+        let c = [
+            rng.random_range(lo[0]..=hi[0]),
+            rng.random_range(lo[1]..=hi[1]),
+        ];
         let s = rng.random_range(0.03f32..0.06);
-        let corners = [c, [c[0] + s, c[1]], [c[0] + s, c[1] + s * 0.7], [c[0], c[1] + s * 0.7]];
+        let corners = [
+            c,
+            [c[0] + s, c[1]],
+            [c[0] + s, c[1] + s * 0.7],
+            [c[0], c[1] + s * 0.7],
+        ];
         if corners.iter().all(|&q| inside_polygon(points, q)) {
             let shade = if rng.random_bool(0.5) { 0.8 } else { 1.1 };
             let colour = [
@@ -118,7 +149,14 @@ fn city(
                 (style.city[1] * shade).min(255.0),
                 (style.city[2] * shade).min(255.0),
             ];
-            imgproc::fill_poly(img, &poly(&corners), scalar(colour), LINE_AA, SHIFT, Point::new(0, 0))?;
+            imgproc::fill_poly(
+                img,
+                &poly(&corners),
+                scalar(colour),
+                LINE_AA,
+                SHIFT,
+                Point::new(0, 0),
+            )?;
         }
     }
     // Walls along the edges that are not the tile's border.
@@ -136,8 +174,24 @@ fn road(img: &mut Mat, line: &[TilePoint], style: &Style) -> opencv::Result<()> 
     let pts = poly(line);
     let w = style.road_width * f64::from(ART_PX);
     let border = (w + 4.0).round() as i32;
-    imgproc::polylines(img, &pts, false, scalar(style.road_edge), border, LINE_AA, SHIFT)?;
-    imgproc::polylines(img, &pts, false, scalar(style.road), w.round() as i32, LINE_AA, SHIFT)?;
+    imgproc::polylines(
+        img,
+        &pts,
+        false,
+        scalar(style.road_edge),
+        border,
+        LINE_AA,
+        SHIFT,
+    )?;
+    imgproc::polylines(
+        img,
+        &pts,
+        false,
+        scalar(style.road),
+        w.round() as i32,
+        LINE_AA,
+        SHIFT,
+    )?;
     Ok(())
 }
 
@@ -148,7 +202,14 @@ fn house(img: &mut Mat, c: TilePoint, half: f32, style: &Style) -> opencv::Resul
         [c[0] + half, c[1] + half],
         [c[0] - half, c[1] + half],
     ];
-    imgproc::fill_poly(img, &poly(&body), scalar(style.building), LINE_AA, SHIFT, Point::new(0, 0))?;
+    imgproc::fill_poly(
+        img,
+        &poly(&body),
+        scalar(style.building),
+        LINE_AA,
+        SHIFT,
+        Point::new(0, 0),
+    )?;
     let roof = [
         [c[0] - half, c[1] - half * 0.2],
         [c[0], c[1] - half * 1.1],
@@ -156,19 +217,65 @@ fn house(img: &mut Mat, c: TilePoint, half: f32, style: &Style) -> opencv::Resul
         [c[0] + half, c[1] + half * 0.3],
         [c[0] - half, c[1] + half * 0.3],
     ];
-    imgproc::fill_poly(img, &poly(&roof), scalar(style.roof), LINE_AA, SHIFT, Point::new(0, 0))?;
-    imgproc::polylines(img, &poly(&body), true, scalar(darker(style.building, 0.5)), 1, LINE_AA, SHIFT)
+    imgproc::fill_poly(
+        img,
+        &poly(&roof),
+        scalar(style.roof),
+        LINE_AA,
+        SHIFT,
+        Point::new(0, 0),
+    )?;
+    imgproc::polylines(
+        img,
+        &poly(&body),
+        true,
+        scalar(darker(style.building, 0.5)),
+        1,
+        LINE_AA,
+        SHIFT,
+    )
 }
 
 fn cloister(img: &mut Mat, style: &Style) -> opencv::Result<()> {
     // A church: a long red roof with a ridge, a tower and a cross.
     house(img, [0.5, 0.52], 0.17, style)?;
     let ridge = [[0.33f32, 0.45f32], [0.67, 0.45]];
-    imgproc::line(img, px(ridge[0]), px(ridge[1]), scalar(darker(style.roof, 0.6)), 2, LINE_AA, SHIFT)?;
+    imgproc::line(
+        img,
+        px(ridge[0]),
+        px(ridge[1]),
+        scalar(darker(style.roof, 0.6)),
+        2,
+        LINE_AA,
+        SHIFT,
+    )?;
     let tower = [[0.44f32, 0.22f32], [0.56, 0.22], [0.56, 0.38], [0.44, 0.38]];
-    imgproc::fill_poly(img, &poly(&tower), scalar(style.building), LINE_AA, SHIFT, Point::new(0, 0))?;
-    imgproc::line(img, px([0.5, 0.24]), px([0.5, 0.34]), scalar(darker(style.roof, 0.5)), 2, LINE_AA, SHIFT)?;
-    imgproc::line(img, px([0.47, 0.28]), px([0.53, 0.28]), scalar(darker(style.roof, 0.5)), 2, LINE_AA, SHIFT)
+    imgproc::fill_poly(
+        img,
+        &poly(&tower),
+        scalar(style.building),
+        LINE_AA,
+        SHIFT,
+        Point::new(0, 0),
+    )?;
+    imgproc::line(
+        img,
+        px([0.5, 0.24]),
+        px([0.5, 0.34]),
+        scalar(darker(style.roof, 0.5)),
+        2,
+        LINE_AA,
+        SHIFT,
+    )?;
+    imgproc::line(
+        img,
+        px([0.47, 0.28]),
+        px([0.53, 0.28]),
+        scalar(darker(style.roof, 0.5)),
+        2,
+        LINE_AA,
+        SHIFT,
+    )
 }
 
 fn shield(img: &mut Mat, c: TilePoint) -> opencv::Result<()> {
@@ -184,8 +291,20 @@ fn shield(img: &mut Mat, c: TilePoint) -> opencv::Result<()> {
     let white = Scalar::new(245.0, 245.0, 245.0, 0.0);
     imgproc::fill_poly(img, &poly(&outline), blue, LINE_AA, SHIFT, Point::new(0, 0))?;
     imgproc::polylines(img, &poly(&outline), true, white, 2, LINE_AA, SHIFT)?;
-    let left_half = [[c[0] - s, c[1] - s], [c[0], c[1] - s], [c[0], c[1] + s * 1.2], [c[0] - s, c[1] + s * 0.3]];
-    imgproc::fill_poly(img, &poly(&left_half), white, LINE_AA, SHIFT, Point::new(0, 0))
+    let left_half = [
+        [c[0] - s, c[1] - s],
+        [c[0], c[1] - s],
+        [c[0], c[1] + s * 1.2],
+        [c[0] - s, c[1] + s * 0.3],
+    ];
+    imgproc::fill_poly(
+        img,
+        &poly(&left_half),
+        white,
+        LINE_AA,
+        SHIFT,
+        Point::new(0, 0),
+    )
 }
 
 /// Multiplies the tile by smooth noise: printing texture and wear.
@@ -196,7 +315,14 @@ fn texture(img: &mut Mat, style: &Style, rng: &mut ChaCha8Rng) -> opencv::Result
         *v = rng.random_range(-1.0..=1.0);
     }
     let mut field = Mat::default();
-    imgproc::resize(&small, &mut field, Size::new(ART_PX, ART_PX), 0.0, 0.0, imgproc::INTER_CUBIC)?;
+    imgproc::resize(
+        &small,
+        &mut field,
+        Size::new(ART_PX, ART_PX),
+        0.0,
+        0.0,
+        imgproc::INTER_CUBIC,
+    )?;
     let gains = field.data_typed::<f32>()?;
     let strength = style.texture_strength as f32 * 0.25;
     let bytes = img.data_bytes_mut()?;

@@ -166,7 +166,14 @@ impl Camera {
         let k = self.k_matrix()?;
         let dist = Mat::from_slice(&self.distortion)?;
         let mut ideal = Mat::default();
-        opencv::calib3d::undistort_points(&grid, &mut ideal, &k, &dist, &opencv::core::no_array(), &k)?;
+        opencv::calib3d::undistort_points(
+            &grid,
+            &mut ideal,
+            &k,
+            &dist,
+            &opencv::core::no_array(),
+            &k,
+        )?;
         let mut map = ideal.reshape(2, h)?.try_clone()?;
         if map.typ() != CV_32FC2 {
             let mut converted = Mat::default();
@@ -194,9 +201,21 @@ pub fn invert_homography(m: &[[f64; 3]; 3]) -> [[f64; 3]; 3] {
     let det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g);
     let k = 1.0 / det;
     [
-        [(e * i - f * h) * k, (c * h - b * i) * k, (b * f - c * e) * k],
-        [(f * g - d * i) * k, (a * i - c * g) * k, (c * d - a * f) * k],
-        [(d * h - e * g) * k, (b * g - a * h) * k, (a * e - b * d) * k],
+        [
+            (e * i - f * h) * k,
+            (c * h - b * i) * k,
+            (b * f - c * e) * k,
+        ],
+        [
+            (f * g - d * i) * k,
+            (a * i - c * g) * k,
+            (c * d - a * f) * k,
+        ],
+        [
+            (d * h - e * g) * k,
+            (b * g - a * h) * k,
+            (a * e - b * d) * k,
+        ],
     ]
 }
 
@@ -248,8 +267,14 @@ mod tests {
             let m = map.at_2d::<opencv::core::Vec2f>(y, x).unwrap();
             // The map at the distorted pixel points back to the ideal pixel (within the
             // rounding of the distorted position).
-            assert!((f64::from(m[0]) - ideal[0]).abs() < 1.5, "{m:?} vs {ideal:?}");
-            assert!((f64::from(m[1]) - ideal[1]).abs() < 1.5, "{m:?} vs {ideal:?}");
+            assert!(
+                (f64::from(m[0]) - ideal[0]).abs() < 1.5,
+                "{m:?} vs {ideal:?}"
+            );
+            assert!(
+                (f64::from(m[1]) - ideal[1]).abs() < 1.5,
+                "{m:?} vs {ideal:?}"
+            );
         }
     }
 }

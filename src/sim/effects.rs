@@ -27,12 +27,12 @@ impl Lighting {
         let warm = rng.random_range(-0.12..0.12);
         let exposure = rng.random_range(0.85..1.1);
         Lighting {
-            direction: [rng.random_range(-0.6..0.6), rng.random_range(-0.6..0.6), 1.0],
-            gain: [
-                exposure * (1.0 - warm),
-                exposure,
-                exposure * (1.0 + warm),
+            direction: [
+                rng.random_range(-0.6..0.6),
+                rng.random_range(-0.6..0.6),
+                1.0,
             ],
+            gain: [exposure * (1.0 - warm), exposure, exposure * (1.0 + warm)],
             gradient: [rng.random_range(-0.15..0.15), rng.random_range(-0.15..0.15)],
             vignette: rng.random_range(0.0..0.35),
         }
@@ -100,7 +100,10 @@ pub fn add_noise(img: &mut Mat, sigma: f64, seed: u64) -> opencv::Result<()> {
         let k = (bits & 0xffff_ffff) as u32;
         bits >>= 32;
         left -= 1;
-        let s: f64 = (0..4).map(|i| f64::from((k >> (i * 8)) & 0xff) / 255.0).sum::<f64>() - 2.0;
+        let s: f64 = (0..4)
+            .map(|i| f64::from((k >> (i * 8)) & 0xff) / 255.0)
+            .sum::<f64>()
+            - 2.0;
         *b = (f64::from(*b) + s * scale).clamp(0.0, 255.0) as u8;
     }
     Ok(())
@@ -116,12 +119,28 @@ pub fn motion_blur(img: &Mat, dx: f64, dy: f64) -> opencv::Result<Mat> {
         len + (dy / 2.0).round() as i32,
     );
     let start = Point::new(2 * len - end.x, 2 * len - end.y);
-    imgproc::line(&mut kernel, start, end, opencv::core::Scalar::all(1.0), 1, imgproc::LINE_8, 0)?;
+    imgproc::line(
+        &mut kernel,
+        start,
+        end,
+        opencv::core::Scalar::all(1.0),
+        1,
+        imgproc::LINE_8,
+        0,
+    )?;
     let sum = opencv::core::sum_elems(&kernel)?[0].max(1.0);
     let mut k = Mat::default();
     kernel.convert_to(&mut k, opencv::core::CV_32FC1, 1.0 / sum, 0.0)?;
     let mut out = Mat::default();
-    imgproc::filter_2d(img, &mut out, -1, &k, Point::new(-1, -1), 0.0, opencv::core::BORDER_REFLECT)?;
+    imgproc::filter_2d(
+        img,
+        &mut out,
+        -1,
+        &k,
+        Point::new(-1, -1),
+        0.0,
+        opencv::core::BORDER_REFLECT,
+    )?;
     Ok(out)
 }
 

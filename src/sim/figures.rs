@@ -160,7 +160,14 @@ pub fn draw_shadow(img: &mut Mat, cam: &Camera, fig: &Figure, light: Vec3) -> op
         return Ok(());
     }
     let mut mask = Mat::zeros(img.rows(), img.cols(), opencv::core::CV_8UC1)?.to_mat()?;
-    imgproc::fill_poly(&mut mask, &polys, Scalar::all(255.0), LINE_AA, 4, Point::new(0, 0))?;
+    imgproc::fill_poly(
+        &mut mask,
+        &polys,
+        Scalar::all(255.0),
+        LINE_AA,
+        4,
+        Point::new(0, 0),
+    )?;
     let mask = Mat::roi(&mask, r)?.try_clone()?;
     let mut roi = Mat::roi_mut(img, r)?;
     let rows = roi.rows();
@@ -183,9 +190,8 @@ pub fn draw_shadow(img: &mut Mat, cam: &Camera, fig: &Figure, light: Vec3) -> op
 /// Draws the figure: back face, sides, then front face, farthest from the camera first.
 pub fn draw_figure(img: &mut Mat, cam: &Camera, fig: &Figure) -> opencv::Result<()> {
     let (front, back) = faces(fig);
-    let depth = |pts: &[Vec3]| {
-        pts.iter().map(|&p| cam.to_camera(p)[2]).sum::<f64>() / pts.len() as f64
-    };
+    let depth =
+        |pts: &[Vec3]| pts.iter().map(|&p| cam.to_camera(p)[2]).sum::<f64>() / pts.len() as f64;
     let mut quads: Vec<(f64, Vec<Vec3>, f64)> = Vec::new();
     let n = front.len();
     for i in 0..n {

@@ -2,6 +2,7 @@
 
 use opencv::core::{Mat, Point, Scalar, Size};
 use opencv::imgproc::{self, LINE_AA};
+use opencv::prelude::*;
 
 /// An arm in image pixels: from where it enters the frame to the palm over the table.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -35,18 +36,21 @@ fn strokes(arm: &Arm) -> Vec<([f64; 2], [f64; 2], f64, bool)> {
     let w = arm.width;
     let wrist = lerp(arm.from, arm.palm, 1.0 - 0.9 * w / len);
     let cuff = lerp(arm.from, arm.palm, 1.0 - 3.2 * w / len);
-    let mut out = vec![
-        (arm.from, cuff, w * 1.25, true),
-        (cuff, wrist, w, false),
-    ];
+    let mut out = vec![(arm.from, cuff, w * 1.25, true), (cuff, wrist, w, false)];
     // Four fingers and a thumb, spread forward from the palm.
     for (k, spread) in [-0.36, -0.12, 0.12, 0.36].iter().enumerate() {
-        let base = [arm.palm[0] + perp[0] * spread * w, arm.palm[1] + perp[1] * spread * w];
+        let base = [
+            arm.palm[0] + perp[0] * spread * w,
+            arm.palm[1] + perp[1] * spread * w,
+        ];
         let reach = w * (0.75 + 0.15 * (k % 2) as f64);
         let tip = [base[0] + dir[0] * reach, base[1] + dir[1] * reach];
         out.push((base, tip, w * 0.2, false));
     }
-    let thumb_base = [arm.palm[0] - perp[0] * 0.45 * w, arm.palm[1] - perp[1] * 0.45 * w];
+    let thumb_base = [
+        arm.palm[0] - perp[0] * 0.45 * w,
+        arm.palm[1] - perp[1] * 0.45 * w,
+    ];
     let thumb_tip = [
         thumb_base[0] - perp[0] * 0.35 * w + dir[0] * 0.3 * w,
         thumb_base[1] - perp[1] * 0.35 * w + dir[1] * 0.3 * w,
@@ -60,12 +64,25 @@ fn paint(img: &mut Mat, arm: &Arm, skin: Scalar, sleeve: Scalar) -> opencv::Resu
         let c = if is_sleeve { sleeve } else { skin };
         imgproc::line(img, pt(a), pt(b), c, w.round().max(1.0) as i32, LINE_AA, 4)?;
     }
-    let angle = (arm.palm[1] - arm.from[1]).atan2(arm.palm[0] - arm.from[0]).to_degrees();
+    let angle = (arm.palm[1] - arm.from[1])
+        .atan2(arm.palm[0] - arm.from[0])
+        .to_degrees();
     let axes = Size::new(
         (arm.width * 0.75 * 16.0) as i32,
         (arm.width * 0.62 * 16.0) as i32,
     );
-    imgproc::ellipse(img, pt(arm.palm), axes, angle, 0.0, 360.0, skin, -1, LINE_AA, 4)
+    imgproc::ellipse(
+        img,
+        pt(arm.palm),
+        axes,
+        angle,
+        0.0,
+        360.0,
+        skin,
+        -1,
+        LINE_AA,
+        4,
+    )
 }
 
 /// Draws the arm and marks every pixel it covers in `mask` (255).
@@ -73,7 +90,20 @@ pub fn draw_arm(img: &mut Mat, mask: &mut Mat, arm: &Arm) -> opencv::Result<()> 
     let skin = Scalar::new(arm.skin[0], arm.skin[1], arm.skin[2], 0.0);
     let sleeve = Scalar::new(arm.sleeve[0], arm.sleeve[1], arm.sleeve[2], 0.0);
     paint(img, arm, skin, sleeve)?;
-    // The mask is drawn without anti-aliasing blur at a slightly larger size is not needed: the
-    // same shapes, so "covered" means "any paint from the arm reached this pixel".
-    paint(mask, arm, Scalar::all(255.0), Scalar::all(255.0))
+    // The same shapes, grown by a pixel so that the faintest anti-aliased fringe is covered too.
+    let mut exact = Mat::zeros(mask.rows(), mask.cols(), mask.typ())?.to_mat()?;
+    paint(&mut exact, arm, Scalar::all(255.0), Scalar::all(255.0))?;
+    let kernel = Mat::ones(3, 3, opencv::core::CV_8UC1)?.to_mat()?;
+    let mut grown = Mat::default();
+    imgproc::dilate(
+        &exact,
+        &mut grown,
+        &kernel,
+        opencv::core::Point::new(-1, -1),
+        1,
+        opencv::core::BORDER_CONSTANT,
+        imgproc::morphology_default_border_value()?,
+    )?;
+    opencv::core::max(&*mask, &grown, &mut exact)?;
+    exact.copy_to(mask)
 }

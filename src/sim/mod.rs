@@ -11,6 +11,7 @@ pub mod camera;
 pub mod effects;
 pub mod figures;
 pub mod hand;
+pub mod output;
 pub mod scene;
 pub mod style;
 pub mod table;

@@ -3,7 +3,9 @@
 
 use std::collections::HashMap;
 
-use opencv::core::{Mat, Point2f, Rect, Scalar, Size, Vector, BORDER_TRANSPARENT, CV_8UC1, CV_8UC3};
+use opencv::core::{
+    Mat, Point2f, Rect, Scalar, Size, Vector, BORDER_TRANSPARENT, CV_8UC1, CV_8UC3,
+};
 use opencv::imgproc;
 use opencv::prelude::*;
 use rand::SeedableRng;
@@ -48,7 +50,10 @@ impl TileOnTable {
     /// Table position (mm) of a point given in tile units of the rotated tile.
     pub fn to_table(&self, p: TilePoint) -> [f64; 2] {
         let (s, c) = self.angle_deg.to_radians().sin_cos();
-        let (u, v) = ((f64::from(p[0]) - 0.5) * TILE_MM, (f64::from(p[1]) - 0.5) * TILE_MM);
+        let (u, v) = (
+            (f64::from(p[0]) - 0.5) * TILE_MM,
+            (f64::from(p[1]) - 0.5) * TILE_MM,
+        );
         let cx = (f64::from(self.cell.x) + 0.5) * CELL_MM + self.offset_mm[0];
         let cy = (f64::from(self.cell.y) + 0.5) * CELL_MM + self.offset_mm[1];
         [cx + u * c - v * s, cy + u * s + v * c]
@@ -208,7 +213,12 @@ impl Renderer {
             }
         }
         // Paint the table around the camera's view at 1 px/mm and project it.
-        let corners = [[0, 0], [cam.size[0], 0], [cam.size[0], cam.size[1]], [0, cam.size[1]]];
+        let corners = [
+            [0, 0],
+            [cam.size[0], 0],
+            [cam.size[0], cam.size[1]],
+            [0, cam.size[1]],
+        ];
         let h = cam.homography();
         let inv = invert_homography(&h);
         let (mut lo, mut hi) = ([f64::MAX; 2], [f64::MIN; 2]);
@@ -217,24 +227,38 @@ impl Renderer {
             lo = [lo[0].min(p[0]), lo[1].min(p[1])];
             hi = [hi[0].max(p[0]), hi[1].max(p[1])];
         }
-        let span = [(hi[0] - lo[0]).clamp(10.0, 4000.0), (hi[1] - lo[1]).clamp(10.0, 4000.0)];
+        let span = [
+            (hi[0] - lo[0]).clamp(10.0, 4000.0),
+            (hi[1] - lo[1]).clamp(10.0, 4000.0),
+        ];
         let ppm = 1.0;
         let size = Size::new((span[0] * ppm) as i32 + 1, (span[1] * ppm) as i32 + 1);
         let top = paint_surface(self.surface, size, ppm, self.seed)?;
         // Table texture pixel → table mm → ideal image.
-        let src: Vector<Point2f> = [[0.0, 0.0], [span[0], 0.0], [span[0], span[1]], [0.0, span[1]]]
-            .iter()
-            .map(|p| Point2f::new((p[0] * ppm) as f32, (p[1] * ppm) as f32))
-            .collect();
-        let dst: Vector<Point2f> = [[0.0, 0.0], [span[0], 0.0], [span[0], span[1]], [0.0, span[1]]]
-            .iter()
-            .map(|p| {
-                let q = apply(&h, [lo[0] + p[0], lo[1] + p[1]]);
-                Point2f::new(q[0] as f32, q[1] as f32)
-            })
-            .collect();
+        let src: Vector<Point2f> = [
+            [0.0, 0.0],
+            [span[0], 0.0],
+            [span[0], span[1]],
+            [0.0, span[1]],
+        ]
+        .iter()
+        .map(|p| Point2f::new((p[0] * ppm) as f32, (p[1] * ppm) as f32))
+        .collect();
+        let dst: Vector<Point2f> = [
+            [0.0, 0.0],
+            [span[0], 0.0],
+            [span[0], span[1]],
+            [0.0, span[1]],
+        ]
+        .iter()
+        .map(|p| {
+            let q = apply(&h, [lo[0] + p[0], lo[1] + p[1]]);
+            Point2f::new(q[0] as f32, q[1] as f32)
+        })
+        .collect();
         let m = imgproc::get_perspective_transform(&src, &dst, opencv::core::DECOMP_LU)?;
-        let mut bg = Mat::new_rows_cols_with_default(cam.size[1], cam.size[0], CV_8UC3, Scalar::all(40.0))?;
+        let mut bg =
+            Mat::new_rows_cols_with_default(cam.size[1], cam.size[0], CV_8UC3, Scalar::all(40.0))?;
         imgproc::warp_perspective(
             &top,
             &mut bg,
@@ -280,12 +304,18 @@ impl Renderer {
         if bounds.width <= 0 || bounds.height <= 0 {
             return Ok(());
         }
-        let s = ART_PX as f32;
+        // The art's outer edges lie half a pixel beyond its corner pixels' centres.
+        let (a, b) = (-0.5f32, ART_PX as f32 - 0.5);
         let src: Vector<Point2f> =
-            Vector::from_iter([(0.0, 0.0), (s, 0.0), (s, s), (0.0, s)].map(|(x, y)| Point2f::new(x, y)));
+            Vector::from_iter([(a, a), (b, a), (b, b), (a, b)].map(|(x, y)| Point2f::new(x, y)));
         let dst: Vector<Point2f> = dst
             .iter()
-            .map(|p| Point2f::new((p[0] - f64::from(bounds.x)) as f32, (p[1] - f64::from(bounds.y)) as f32))
+            .map(|p| {
+                Point2f::new(
+                    (p[0] - f64::from(bounds.x)) as f32,
+                    (p[1] - f64::from(bounds.y)) as f32,
+                )
+            })
             .collect();
         let m = imgproc::get_perspective_transform(&src, &dst, opencv::core::DECOMP_LU)?;
         let art = self.tile_art(t)?.try_clone()?;
@@ -303,7 +333,12 @@ impl Renderer {
     }
 
     /// Renders the scene as the camera would deliver it.
-    pub fn render(&mut self, scene: &Scene, sensor: &Sensor, frame_seed: u64) -> opencv::Result<Frame> {
+    pub fn render(
+        &mut self,
+        scene: &Scene,
+        sensor: &Sensor,
+        frame_seed: u64,
+    ) -> opencv::Result<Frame> {
         let cam = &scene.camera;
         let (mut img, map) = self.backdrop(cam)?;
         for t in &scene.tiles {
@@ -333,12 +368,32 @@ impl Renderer {
         effects::apply_lighting(&mut img, &scene.lighting)?;
         if let Some(map) = map {
             let mut bent = Mat::default();
-            imgproc::remap(&img, &mut bent, &map, &opencv::core::no_array(), imgproc::INTER_LINEAR, opencv::core::BORDER_REPLICATE, Scalar::all(0.0))?;
+            imgproc::remap(
+                &img,
+                &mut bent,
+                &map,
+                &opencv::core::no_array(),
+                imgproc::INTER_LINEAR,
+                opencv::core::BORDER_REPLICATE,
+                Scalar::all(0.0),
+            )?;
             img = bent;
             let mut bent_mask = Mat::default();
-            imgproc::remap(&mask, &mut bent_mask, &map, &opencv::core::no_array(), imgproc::INTER_NEAREST, opencv::core::BORDER_CONSTANT, Scalar::all(0.0))?;
+            imgproc::remap(
+                &mask,
+                &mut bent_mask,
+                &map,
+                &opencv::core::no_array(),
+                imgproc::INTER_LINEAR,
+                opencv::core::BORDER_REPLICATE,
+                Scalar::all(0.0),
+            )?;
             mask = bent_mask;
         }
+        // Any pixel that blends in some of the arm counts as covered.
+        let mut covered = Mat::default();
+        imgproc::threshold(&mask, &mut covered, 0.0, 255.0, imgproc::THRESH_BINARY)?;
+        let mask = covered;
         if let Some([dx, dy]) = sensor.blur {
             img = effects::motion_blur(&img, dx, dy)?;
         }

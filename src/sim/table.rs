@@ -33,7 +33,12 @@ impl Surface {
 }
 
 /// Paints a table top of `size` pixels at `px_per_mm` pixels per millimetre.
-pub fn paint_surface(surface: Surface, size: Size, px_per_mm: f64, seed: u64) -> opencv::Result<Mat> {
+pub fn paint_surface(
+    surface: Surface,
+    size: Size,
+    px_per_mm: f64,
+    seed: u64,
+) -> opencv::Result<Mat> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let base: [f64; 3] = match surface {
         Surface::Wood => [50.0, 95.0, 150.0],
@@ -42,7 +47,8 @@ pub fn paint_surface(surface: Surface, size: Size, px_per_mm: f64, seed: u64) ->
         Surface::Light => [215.0, 220.0, 222.0],
         Surface::Checked => [230.0, 230.0, 235.0],
     };
-    let mut img = Mat::new_size_with_default(size, CV_8UC3, Scalar::new(base[0], base[1], base[2], 0.0))?;
+    let mut img =
+        Mat::new_size_with_default(size, CV_8UC3, Scalar::new(base[0], base[1], base[2], 0.0))?;
     // Smooth blotches for every surface; grain or checks on top.
     let cells = 12;
     let mut small = Mat::new_rows_cols_with_default(cells, cells, CV_32FC1, Scalar::all(0.0))?;
@@ -62,7 +68,8 @@ pub fn paint_surface(surface: Surface, size: Size, px_per_mm: f64, seed: u64) ->
         let mut g = 1.0 + 0.06 * f64::from(blotch[i]);
         match surface {
             Surface::Wood => {
-                let wave = (y / grain_period + 0.8 * (x / (grain_period * 25.0) + phase).sin()).sin();
+                let wave =
+                    (y / grain_period + 0.8 * (x / (grain_period * 25.0) + phase).sin()).sin();
                 g *= 1.0 + 0.12 * wave;
             }
             Surface::Checked => {

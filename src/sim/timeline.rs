@@ -48,7 +48,10 @@ pub struct Shot {
 }
 
 /// Lays out a record on the table: every tile as laid, with its placement error.
-fn lay_out(game_tiles: &[(Placement, crate::rules::TileId)], rng: &mut ChaCha8Rng) -> Vec<TileOnTable> {
+fn lay_out(
+    game_tiles: &[(Placement, crate::rules::TileId)],
+    rng: &mut ChaCha8Rng,
+) -> Vec<TileOnTable> {
     game_tiles
         .iter()
         .map(|&(p, tile)| TileOnTable {
@@ -71,8 +74,8 @@ fn frame_board(tiles: &[Pos], filming: &Filming, rng: &mut ChaCha8Rng) -> Camera
         hi = [hi[0].max(p.x), hi[1].max(p.y)];
     }
     let span = [
-        f64::from(hi[0] - lo[0] + 3) * CELL_MM,
-        f64::from(hi[1] - lo[1] + 3) * CELL_MM,
+        f64::from(hi[0] - lo[0] + 2) * CELL_MM,
+        f64::from(hi[1] - lo[1] + 2) * CELL_MM,
     ];
     let centre = [
         (f64::from(lo[0] + hi[0]) / 2.0 + 0.5) * CELL_MM,
@@ -81,12 +84,14 @@ fn frame_board(tiles: &[Pos], filming: &Filming, rng: &mut ChaCha8Rng) -> Camera
     let hfov: f64 = rng.random_range(60.0..72.0);
     let aspect = f64::from(filming.size[1]) / f64::from(filming.size[0]);
     let half_w = (hfov.to_radians() / 2.0).tan();
-    let height = (span[0] / 2.0 / half_w).max(span[1] / 2.0 / (half_w * aspect)).max(350.0);
+    let height = (span[0] / 2.0 / half_w)
+        .max(span[1] / 2.0 / (half_w * aspect))
+        .max(350.0);
     let mut cam = match filming.view {
         View::Overhead => Camera::overhead(filming.size, hfov, centre, height),
         View::Oblique => {
             let tilt = rng.random_range(35.0..45.0);
-            Camera::oblique(filming.size, hfov, centre, height * 1.15, tilt)
+            Camera::oblique(filming.size, hfov, centre, height, tilt)
         }
     };
     cam.distortion = [
@@ -150,7 +155,11 @@ impl Film {
             total_turns: record.turns.len().max(1),
         };
         let nudge_turn = if record.turns.len() > 4 {
-            Some(director.rng.random_range(record.turns.len() / 5..record.turns.len() * 4 / 5))
+            Some(
+                director
+                    .rng
+                    .random_range(record.turns.len() / 5..record.turns.len() * 4 / 5),
+            )
         } else {
             None
         };
@@ -269,7 +278,9 @@ impl Director {
     /// Pixel width of an arm near `table` (about 1.4 tiles).
     fn arm_width(&self, table: [f64; 2]) -> f64 {
         let a = self.camera.project_ideal([table[0], table[1], -80.0]);
-        let b = self.camera.project_ideal([table[0] + TILE_MM, table[1], -80.0]);
+        let b = self
+            .camera
+            .project_ideal([table[0] + TILE_MM, table[1], -80.0]);
         match (a, b) {
             (Some(a), Some(b)) => (b[0] - a[0]).hypot(b[1] - a[1]) * 1.0,
             _ => 60.0,
@@ -288,7 +299,10 @@ impl Director {
     ) {
         let n = self.frames(seconds);
         let entry = entry_point(&self.camera, seat);
-        let aim = self.camera.project_ideal([target[0], target[1], -60.0]).unwrap_or(entry);
+        let aim = self
+            .camera
+            .project_ideal([target[0], target[1], -60.0])
+            .unwrap_or(entry);
         let width = self.arm_width(target);
         let mut last = None;
         for k in 0..n {
@@ -310,7 +324,12 @@ impl Director {
             last = Some(palm);
             let arm = self.arm_at(palm, seat, width);
             let held = carry(along);
-            self.shoot(Some(arm), held, blur.filter(|b| b[0].hypot(b[1]) > 6.0).map(|b| [b[0] / 3.0, b[1] / 3.0]));
+            self.shoot(
+                Some(arm),
+                held,
+                blur.filter(|b| b[0].hypot(b[1]) > 6.0)
+                    .map(|b| [b[0] / 3.0, b[1] / 3.0]),
+            );
         }
     }
 
@@ -368,7 +387,10 @@ impl Director {
 
     /// The camera is bumped: it shifts a little and stays there.
     fn nudge(&mut self) {
-        let d = [self.rng.random_range(-12.0..12.0), self.rng.random_range(-12.0..12.0)];
+        let d = [
+            self.rng.random_range(-12.0..12.0),
+            self.rng.random_range(-12.0..12.0),
+        ];
         self.camera.centre[0] += d[0];
         self.camera.centre[1] += d[1];
         self.shoot(None, None, Some([d[0], d[1]]));
