@@ -2,7 +2,9 @@
 
 use rand::Rng;
 
+use super::board::Placement;
 use super::game::{Game, Turn, TurnReport};
+use super::port::Dir;
 use super::scoring::ScoreEvent;
 use super::tile::TileId;
 
@@ -30,7 +32,8 @@ pub fn draw<R: Rng>(game: &Game, rng: &mut R) -> Option<TileId> {
 }
 
 /// Plays one random legal turn (discarding a tile that fits nowhere); `None` once the bag is
-/// empty. A follower goes on a random free feature with probability `deploy_chance`.
+/// empty. Placements touching more tiles are likelier (players keep the board compact); a
+/// follower goes on a random free feature with probability `deploy_chance`.
 pub fn random_turn<R: Rng>(
     game: &mut Game,
     rng: &mut R,
@@ -45,7 +48,28 @@ pub fn random_turn<R: Rng>(
             .expect("a tile with no placement may be discarded");
         return Some((turn, report));
     }
-    let placement = placements[rng.random_range(0..placements.len())];
+    // Players build compact boards: prefer cells with more neighbours.
+    let weight = |p: &Placement| -> u32 {
+        let n = Dir::ALL
+            .iter()
+            .filter(|&&d| game.board().is_occupied(p.pos.step(d)))
+            .count();
+        1 << (2 * n)
+    };
+    let total: u32 = placements.iter().map(weight).sum();
+    let mut pick = rng.random_range(0..total);
+    let placement = *placements
+        .iter()
+        .find(|p| {
+            let w = weight(p);
+            if pick < w {
+                true
+            } else {
+                pick -= w;
+                false
+            }
+        })
+        .expect("the pick falls within the total weight");
     game.place(tile, placement)
         .expect("listed placements are legal");
     let spots = game.follower_spots();

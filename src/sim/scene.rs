@@ -395,7 +395,14 @@ impl Renderer {
         imgproc::threshold(&mask, &mut covered, 0.0, 255.0, imgproc::THRESH_BINARY)?;
         let mask = covered;
         if let Some([dx, dy]) = sensor.blur {
-            img = effects::motion_blur(&img, dx, dy)?;
+            let blurred = effects::motion_blur(&img, dx, dy)?;
+            if scene.arm.is_some() {
+                // A moving hand smears; the table under it stays sharp.
+                blurred.copy_to_masked(&mut img, &mask)?;
+            } else {
+                // A bumped camera smears everything.
+                img = blurred;
+            }
         }
         if sensor.noise > 0.0 {
             effects::add_noise(&mut img, sensor.noise, frame_seed)?;
