@@ -26,6 +26,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#[cfg(feature = "vision")]
+pub mod camera;
 pub mod geometry;
 #[cfg(feature = "led")]
 pub mod led;

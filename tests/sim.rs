@@ -330,3 +330,88 @@ fn the_hand_mask_is_exactly_what_the_arm_covers() {
     assert!(f64::from(changed_under_mask) / f64::from(covered) > 0.9);
     assert!(with.truth.hand && !without.truth.hand);
 }
+
+#[test]
+fn frame_sources_play_back_what_was_written() {
+    use meeplecam::camera::{FrameSource, ImageFolder, Simulated, VideoFile};
+    use meeplecam::sim::output::{write_film, Sink};
+
+    let mut record = random_record("base", 2, RuleOptions::default(), 12).unwrap();
+    record.turns.truncate(2);
+    let filming = Filming {
+        view: View::Overhead,
+        size: [320, 240],
+        fps: 3.0,
+        seed: 2,
+    };
+    let dir = std::env::temp_dir().join(format!("meeplecam-sources-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let video = dir.join("game.mkv");
+    let folder = dir.join("frames");
+    for sink in [
+        Sink::Video {
+            path: video.clone(),
+            mjpg: false,
+        },
+        Sink::Folder(folder.clone()),
+    ] {
+        let film = Film::plan(&record, &filming).unwrap();
+        let n = write_film(
+            &film,
+            &mut Renderer::new(Style::preset(0), Surface::Wood, 2),
+            &sink,
+            3.0,
+        )
+        .unwrap();
+        assert_eq!(
+            std::fs::read_to_string(sink.truth_path())
+                .unwrap()
+                .lines()
+                .count(),
+            n
+        );
+    }
+    let film = Film::plan(&record, &filming).unwrap();
+    let count = film.shots().len();
+    let mut sim = Simulated::new(film, Renderer::new(Style::preset(0), Surface::Wood, 2));
+    let mut from_video = VideoFile::open(&video).unwrap();
+    let mut from_folder = ImageFolder::open(&folder, 3.0).unwrap();
+    for i in 0..count {
+        let truth = sim.next_frame().unwrap().unwrap().image;
+        let v = from_video.next_frame().unwrap().expect("video frame");
+        let f = from_folder.next_frame().unwrap().expect("folder frame");
+        // FFV1 and PNG are lossless: every pixel comes back.
+        assert_eq!(
+            v.image.data_bytes().unwrap(),
+            truth.data_bytes().unwrap(),
+            "video frame {i}"
+        );
+        assert_eq!(
+            f.image.data_bytes().unwrap(),
+            truth.data_bytes().unwrap(),
+            "png frame {i}"
+        );
+        assert_eq!(sim.truth().unwrap().frame, i as u64);
+    }
+    assert!(sim.next_frame().unwrap().is_none());
+    assert!(from_video.next_frame().unwrap().is_none());
+    assert!(from_folder.next_frame().unwrap().is_none());
+
+    // Bad sources are clear errors.
+    assert!(VideoFile::open(&dir.join("missing.avi")).is_err());
+    let junk = dir.join("junk.mkv");
+    std::fs::write(&junk, b"not a video").unwrap();
+    assert!(VideoFile::open(&junk)
+        .map(|mut v| v.next_frame().unwrap().is_none())
+        .unwrap_or(true));
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    assert!(ImageFolder::open(&empty, 1.0).is_err());
+    std::fs::write(empty.join("bad.png"), b"garbage").unwrap();
+    let err = ImageFolder::open(&empty, 1.0)
+        .unwrap()
+        .next_frame()
+        .err()
+        .unwrap();
+    assert!(err.to_string().contains("bad.png"), "{err}");
+}

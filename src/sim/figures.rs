@@ -159,16 +159,10 @@ pub fn draw_shadow(img: &mut Mat, cam: &Camera, fig: &Figure, light: Vec3) -> op
     if r.width <= 0 || r.height <= 0 {
         return Ok(());
     }
-    let mut mask = Mat::zeros(img.rows(), img.cols(), opencv::core::CV_8UC1)?.to_mat()?;
-    imgproc::fill_poly(
-        &mut mask,
-        &polys,
-        Scalar::all(255.0),
-        LINE_AA,
-        4,
-        Point::new(0, 0),
-    )?;
-    let mask = Mat::roi(&mask, r)?.try_clone()?;
+    // A mask the size of the shadow's bounds only.
+    let mut mask = Mat::zeros(r.height, r.width, opencv::core::CV_8UC1)?.to_mat()?;
+    let offset = Point::new(-r.x * 16, -r.y * 16);
+    imgproc::fill_poly(&mut mask, &polys, Scalar::all(255.0), LINE_AA, 4, offset)?;
     let mut roi = Mat::roi_mut(img, r)?;
     let rows = roi.rows();
     let cols = roi.cols();

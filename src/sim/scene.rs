@@ -166,7 +166,19 @@ pub struct Renderer {
     surface: Surface,
     seed: u64,
     art: HashMap<(u64, TileId, Rotation), Mat>,
-    background: Option<(Camera, Mat, Option<Mat>)>,
+    background: Option<(Camera, Mat, Option<Maps>)>,
+    board: Option<(BoardKey, Mat, Option<Maps>)>,
+    light: Option<effects::LightMap>,
+    noise: Option<effects::NoiseBank>,
+}
+
+/// What the board layer depends on.
+#[derive(Clone, Debug, PartialEq)]
+struct BoardKey {
+    camera: Camera,
+    tiles: Vec<TileOnTable>,
+    meeples: Vec<MeepleOnTable>,
+    light: [f64; 3],
 }
 
 impl Renderer {
@@ -178,6 +190,9 @@ impl Renderer {
             seed,
             art: HashMap::new(),
             background: None,
+            board: None,
+            light: None,
+            noise: None,
         }
     }
 
@@ -206,7 +221,7 @@ impl Renderer {
     }
 
     /// The table top as this camera sees it (ideal image), and the lens's distortion map.
-    fn backdrop(&mut self, cam: &Camera) -> opencv::Result<(Mat, Option<Mat>)> {
+    fn backdrop(&mut self, cam: &Camera) -> opencv::Result<(Mat, Option<Maps>)> {
         if let Some((c, bg, map)) = &self.background {
             if c == cam {
                 return Ok((bg.try_clone()?, map.clone()));
@@ -269,7 +284,18 @@ impl Renderer {
             Scalar::all(0.0),
         )?;
         let map = if cam.distortion.iter().any(|&d| d != 0.0) {
-            Some(cam.distortion_map()?)
+            // Fixed-point maps remap about twice as fast as float ones.
+            let mut fixed = Mat::default();
+            let mut frac = Mat::default();
+            imgproc::convert_maps(
+                &cam.distortion_map()?,
+                &opencv::core::no_array(),
+                &mut fixed,
+                &mut frac,
+                opencv::core::CV_16SC2,
+                false,
+            )?;
+            Some((fixed, frac))
         } else {
             None
         };
@@ -332,21 +358,27 @@ impl Renderer {
         Ok(())
     }
 
-    /// Renders the scene as the camera would deliver it.
-    pub fn render(
-        &mut self,
-        scene: &Scene,
-        sensor: &Sensor,
-        frame_seed: u64,
-    ) -> opencv::Result<Frame> {
+    /// The table with its tiles and followers (everything but the arm and what it holds),
+    /// reused while none of it changes.
+    fn board_layer(&mut self, scene: &Scene) -> opencv::Result<(Mat, Option<Maps>)> {
+        let key = BoardKey {
+            camera: scene.camera.clone(),
+            tiles: scene.tiles.clone(),
+            meeples: scene.meeples.clone(),
+            light: scene.lighting.direction,
+        };
+        if let Some((k, img, map)) = &self.board {
+            if *k == key {
+                return Ok((img.try_clone()?, map.clone()));
+            }
+        }
         let cam = &scene.camera;
         let (mut img, map) = self.backdrop(cam)?;
         for t in &scene.tiles {
             self.draw_tile(&mut img, cam, t)?;
         }
-        let light = scene.lighting.direction;
         for m in &scene.meeples {
-            draw_shadow(&mut img, cam, &m.figure, light)?;
+            draw_shadow(&mut img, cam, &m.figure, key.light)?;
         }
         let mut order: Vec<&MeepleOnTable> = scene.meeples.iter().collect();
         order.sort_by(|a, b| {
@@ -356,6 +388,19 @@ impl Renderer {
         for m in order {
             draw_figure(&mut img, cam, &m.figure)?;
         }
+        self.board = Some((key, img.try_clone()?, map.clone()));
+        Ok((img, map))
+    }
+
+    /// Renders the scene as the camera would deliver it.
+    pub fn render(
+        &mut self,
+        scene: &Scene,
+        sensor: &Sensor,
+        frame_seed: u64,
+    ) -> opencv::Result<Frame> {
+        let cam = &scene.camera;
+        let (mut img, map) = self.board_layer(scene)?;
         match &scene.held {
             Some(Held::Tile(t)) => self.draw_tile(&mut img, cam, t)?,
             Some(Held::Meeple(m)) => draw_figure(&mut img, cam, &m.figure)?,
@@ -365,14 +410,23 @@ impl Renderer {
         if let Some(arm) = &scene.arm {
             draw_arm(&mut img, &mut mask, arm)?;
         }
-        effects::apply_lighting(&mut img, &scene.lighting)?;
+        if !self
+            .light
+            .as_ref()
+            .is_some_and(|l| l.is_for(&scene.lighting, cam.size))
+        {
+            self.light = Some(effects::LightMap::new(&scene.lighting, cam.size));
+        }
+        if let Some(light) = &self.light {
+            light.apply(&mut img)?;
+        }
         if let Some(map) = map {
             let mut bent = Mat::default();
             imgproc::remap(
                 &img,
                 &mut bent,
-                &map,
-                &opencv::core::no_array(),
+                &map.0,
+                &map.1,
                 imgproc::INTER_LINEAR,
                 opencv::core::BORDER_REPLICATE,
                 Scalar::all(0.0),
@@ -382,8 +436,8 @@ impl Renderer {
             imgproc::remap(
                 &mask,
                 &mut bent_mask,
-                &map,
-                &opencv::core::no_array(),
+                &map.0,
+                &map.1,
                 imgproc::INTER_LINEAR,
                 opencv::core::BORDER_REPLICATE,
                 Scalar::all(0.0),
@@ -395,7 +449,12 @@ impl Renderer {
         imgproc::threshold(&mask, &mut covered, 0.0, 255.0, imgproc::THRESH_BINARY)?;
         let mask = covered;
         if let Some([dx, dy]) = sensor.blur {
-            let blurred = effects::motion_blur(&img, dx, dy)?;
+            let area = if scene.arm.is_some() {
+                imgproc::bounding_rect(&mask)?
+            } else {
+                Rect::new(0, 0, img.cols(), img.rows())
+            };
+            let blurred = effects::motion_blur(&img, area, dx, dy)?;
             if scene.arm.is_some() {
                 // A moving hand smears; the table under it stays sharp.
                 blurred.copy_to_masked(&mut img, &mask)?;
@@ -405,7 +464,17 @@ impl Renderer {
             }
         }
         if sensor.noise > 0.0 {
-            effects::add_noise(&mut img, sensor.noise, frame_seed)?;
+            let len = img.total() * 3;
+            if !self
+                .noise
+                .as_ref()
+                .is_some_and(|n| n.fits(sensor.noise, len))
+            {
+                self.noise = Some(effects::NoiseBank::new(sensor.noise, len, self.seed));
+            }
+            if let Some(noise) = &self.noise {
+                noise.apply(&mut img, frame_seed)?;
+            }
         }
         if let Some(q) = sensor.jpeg_quality {
             img = effects::jpeg(&img, q)?;
@@ -461,3 +530,6 @@ fn truth(scene: &Scene) -> FrameTruth {
         }),
     }
 }
+
+/// The two halves of a fixed-point remap.
+type Maps = (Mat, Mat);
