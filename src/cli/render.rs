@@ -7,6 +7,7 @@ use clap::ValueEnum;
 
 use meeplecam::sim::output::{write_film, write_png, Sink};
 use meeplecam::sim::scene::Renderer;
+use meeplecam::sim::sheet::contact_sheet;
 use meeplecam::sim::style::Style;
 use meeplecam::sim::table::Surface;
 use meeplecam::sim::timeline::{Film, Filming, View};
@@ -64,6 +65,9 @@ pub struct RenderArgs {
     /// Compress the video as MJPG (like a webcam) instead of lossless FFV1.
     #[arg(long)]
     mjpg: bool,
+    /// Write a contact sheet of sample frames in several looks (an image) instead.
+    #[arg(long, conflicts_with = "still")]
+    contact_sheet: bool,
 }
 
 pub fn run(args: RenderArgs) -> Result<(), Failure> {
@@ -88,6 +92,13 @@ pub fn run(args: RenderArgs) -> Result<(), Failure> {
     })?;
     let surface = Surface::ALL[(args.seed % Surface::ALL.len() as u64) as usize];
     let mut renderer = Renderer::new(Style::preset(args.style), surface, args.seed);
+    if args.contact_sheet {
+        let sheet = contact_sheet(&record, args.seed)
+            .map_err(|e| Failure::BadInput(anyhow::Error::new(e)))?;
+        write_png(&args.out, &sheet)?;
+        println!("wrote {}", args.out.display());
+        return Ok(());
+    }
     if args.still {
         let shot = film.shots().last().context("empty film")?;
         let frame = renderer

@@ -13,6 +13,7 @@ pub mod figures;
 pub mod hand;
 pub mod output;
 pub mod scene;
+pub mod sheet;
 pub mod style;
 pub mod table;
 pub mod timeline;

@@ -123,7 +123,7 @@ pub fn write_film(
     Ok(shots.len())
 }
 
-/// Writes an image as PNG.
+/// Writes an image; the format follows the extension (`.png`, `.jpg`).
 pub fn write_png(path: &Path, img: &opencv::core::Mat) -> anyhow::Result<()> {
     let name = path.to_str().context("path is not UTF-8")?;
     if !imgcodecs::imwrite(name, img, &Vector::new())? {

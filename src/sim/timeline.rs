@@ -304,6 +304,7 @@ impl Director {
             .project_ideal([target[0], target[1], -60.0])
             .unwrap_or(entry);
         let width = self.arm_width(target);
+        let inv = invert_homography(&self.camera.homography());
         let mut last = None;
         for k in 0..n {
             let mut t = (k + 1) as f64 / n as f64;
@@ -315,11 +316,16 @@ impl Director {
                 entry[0] + (aim[0] - entry[0]) * ease,
                 entry[1] + (aim[1] - entry[1]) * ease,
             ];
-            // The carried thing follows the palm in table space.
-            let along = [
-                target[0] + (1.0 - ease) * (self.far_side(seat)[0] - target[0]),
-                target[1] + (1.0 - ease) * (self.far_side(seat)[1] - target[1]),
-            ];
+            // The carried thing lies under the palm (clamped for a palm far off the table).
+            let under = apply_homography(&inv, palm);
+            let (dx, dy) = (under[0] - target[0], under[1] - target[1]);
+            let far = dx.hypot(dy);
+            let along = if far.is_finite() && far < 600.0 {
+                under
+            } else {
+                let f = if far.is_finite() { 600.0 / far } else { 0.0 };
+                [target[0] + dx * f, target[1] + dy * f]
+            };
             let blur = last.map(|p: [f64; 2]| [palm[0] - p[0], palm[1] - p[1]]);
             last = Some(palm);
             let arm = self.arm_at(palm, seat, width);
@@ -331,12 +337,6 @@ impl Director {
                     .map(|b| [b[0] / 3.0, b[1] / 3.0]),
             );
         }
-    }
-
-    /// A table point well off the board on the player's side.
-    fn far_side(&self, seat: usize) -> [f64; 2] {
-        let inv = invert_homography(&self.camera.homography());
-        apply_homography(&inv, entry_point(&self.camera, seat))
     }
 
     fn bring_tile(&mut self, tile: TileOnTable, seat: usize) {
