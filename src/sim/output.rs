@@ -100,18 +100,16 @@ pub fn write_film(
         frame.truth.frame = i as u64;
         frame.truth.time_s = shot.time_s;
         frame.truth.turn = shot.turn;
-        match (&mut video, sink) {
-            (Some(w), _) => w.write(&frame.image)?,
-            (None, Sink::Folder(dir)) => {
-                write_png(&dir.join(format!("frame_{i:06}.png")), &frame.image)?;
-                if frame.truth.hand {
-                    write_png(
-                        &dir.join(format!("masks/frame_{i:06}.png")),
-                        &frame.hand_mask,
-                    )?;
-                }
+        if let Some(w) = &mut video {
+            w.write(&frame.image)?;
+        } else if let Sink::Folder(dir) = sink {
+            write_png(&dir.join(format!("frame_{i:06}.png")), &frame.image)?;
+            if frame.truth.hand {
+                write_png(
+                    &dir.join(format!("masks/frame_{i:06}.png")),
+                    &frame.hand_mask,
+                )?;
             }
-            (None, Sink::Video { .. }) => unreachable!("a video sink always has a writer"),
         }
         serde_json::to_writer(&mut truth, &frame.truth)?;
         truth.write_all(b"\n")?;
