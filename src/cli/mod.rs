@@ -1,7 +1,11 @@
 //! Subcommands of the `meeplecam` binary.
 
 mod input;
+#[cfg(feature = "led")]
+mod led;
 mod legal;
+#[cfg(feature = "vision")]
+mod render;
 mod score;
 mod selfplay;
 
@@ -56,6 +60,12 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Film a game record with the simulated camera.
+    #[cfg(feature = "vision")]
+    Render(render::RenderArgs),
+    /// Show legal spots and scores on an LED matrix or strip (Adalight or WLED over USB serial).
+    #[cfg(feature = "led")]
+    Led(led::LedArgs),
 }
 
 /// A command's failure, with the exit status it maps to.
@@ -108,5 +118,9 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             tileset,
             out,
         } => selfplay::run(players, seed, &tileset, out.as_deref()),
+        #[cfg(feature = "vision")]
+        Command::Render(args) => render::run(args),
+        #[cfg(feature = "led")]
+        Command::Led(args) => led::run(args),
     }
 }
