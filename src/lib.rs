@@ -35,3 +35,5 @@ pub mod record;
 pub mod rules;
 #[cfg(feature = "vision")]
 pub mod sim;
+#[cfg(feature = "vision")]
+pub mod vision;

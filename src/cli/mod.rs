@@ -8,6 +8,8 @@ mod legal;
 mod render;
 mod score;
 mod selfplay;
+#[cfg(feature = "vision")]
+mod vision;
 
 use std::path::PathBuf;
 
@@ -60,6 +62,12 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Read one tile that fills a photo (top = north): ranked type, rotation, probability.
+    #[cfg(feature = "vision")]
+    RecognizeTile(vision::RecognizeTileArgs),
+    /// Measure the vision stages on rendered boards with ground truth.
+    #[cfg(feature = "vision")]
+    Eval(vision::EvalArgs),
     /// Film a game record with the simulated camera.
     #[cfg(feature = "vision")]
     Render(render::RenderArgs),
@@ -120,6 +128,10 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         } => selfplay::run(players, seed, &tileset, out.as_deref()),
         #[cfg(feature = "vision")]
         Command::Render(args) => render::run(args),
+        #[cfg(feature = "vision")]
+        Command::RecognizeTile(args) => vision::recognize_tile(args),
+        #[cfg(feature = "vision")]
+        Command::Eval(args) => vision::eval(args),
         #[cfg(feature = "led")]
         Command::Led(args) => led::run(args),
     }

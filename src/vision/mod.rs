@@ -1,0 +1,9 @@
+//! Reading the table from camera frames. One module per stage, each with its own evaluation:
+//! [`terrain`] (per-pixel landscape from a colour model calibrated on the start tile),
+//! [`rectify`] (grid cells as north-up patches), [`tile`] (type + rotation as probabilities),
+//! [`eval`] (accuracy and timing tables on rendered data with ground truth).
+
+pub mod eval;
+pub mod rectify;
+pub mod terrain;
+pub mod tile;

@@ -1,0 +1,231 @@
+//! Per-pixel terrain: which kind of landscape each pixel of a tile shows, from a colour model
+//! that the start tile can calibrate for this edition and this light.
+
+use opencv::core::{Mat, Vec3b};
+use opencv::prelude::*;
+
+use crate::geometry::{LabelMap, TileShape};
+use crate::rules::{catalogue, FeatureKind, Rotation};
+
+/// What a pixel of a tile shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Terrain {
+    /// Grass.
+    Field,
+    /// Road surface.
+    Road,
+    /// City.
+    City,
+    /// A building in the centre (cloister, junction house).
+    Building,
+    /// A pennant's shield.
+    Shield,
+}
+
+impl Terrain {
+    /// All terrains, in index order.
+    pub const ALL: [Terrain; 5] = [
+        Terrain::Field,
+        Terrain::Road,
+        Terrain::City,
+        Terrain::Building,
+        Terrain::Shield,
+    ];
+
+    /// Index into [`Terrain::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The terrain a feature kind is painted in.
+    pub fn of(kind: FeatureKind) -> Terrain {
+        match kind {
+            FeatureKind::Field => Terrain::Field,
+            FeatureKind::Road => Terrain::Road,
+            FeatureKind::City => Terrain::City,
+            FeatureKind::Cloister => Terrain::Building,
+        }
+    }
+}
+
+/// Mean colour (blue, green, red) and spread of each terrain.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ColourModel {
+    means: [[f32; 3]; 5],
+    spread: [f32; 5],
+}
+
+impl Default for ColourModel {
+    /// Colours typical of printed tiles: green fields, pale roads, brown–ochre cities, red roofs,
+    /// blue shields.
+    fn default() -> ColourModel {
+        ColourModel {
+            means: [
+                [70.0, 155.0, 115.0],
+                [200.0, 212.0, 218.0],
+                [78.0, 125.0, 175.0],
+                [60.0, 70.0, 170.0],
+                [165.0, 85.0, 35.0],
+            ],
+            spread: [45.0, 45.0, 45.0, 60.0, 50.0],
+        }
+    }
+}
+
+impl ColourModel {
+    /// The most likely terrain of a pixel (nearest mean, scaled by spread).
+    pub fn classify(&self, bgr: [u8; 3]) -> Terrain {
+        let mut best = (f32::MAX, Terrain::Field);
+        for t in Terrain::ALL {
+            let m = self.means[t.index()];
+            let d: f32 = (0..3).map(|c| (f32::from(bgr[c]) - m[c]).powi(2)).sum::<f32>()
+                / self.spread[t.index()].powi(2);
+            if d < best.0 {
+                best = (d, t);
+            }
+        }
+        best.1
+    }
+
+    /// Learns the colours from a rectified patch of a tile whose type and rotation are known
+    /// (the start tile): every pixel is labelled by the tile's geometry. Terrains the tile does
+    /// not show keep their previous colours.
+    pub fn calibrate(&mut self, patch: &Mat, tile_name: &str, rot: Rotation) -> opencv::Result<()> {
+        let cat = catalogue();
+        let Some(id) = cat.tile_id(tile_name) else {
+            return Ok(());
+        };
+        let shape = TileShape::of(id);
+        let ty = cat.tile(id);
+        let (w, h) = (patch.cols(), patch.rows());
+        let mut sum = [[0.0f64; 3]; 5];
+        let mut n = [0usize; 5];
+        // Stay clear of the borders between features: only cells whose neighbours agree.
+        for y in 2..h - 2 {
+            for x in 2..w - 2 {
+                let u = [(x as f32 + 0.5) / w as f32, (y as f32 + 0.5) / h as f32];
+                let here = label_at(&shape.labels, u, rot);
+                let steady = [[-0.06f32, 0.0], [0.06, 0.0], [0.0, -0.06], [0.0, 0.06]]
+                    .iter()
+                    .all(|d| label_at(&shape.labels, [u[0] + d[0], u[1] + d[1]], rot) == here);
+                let Some(f) = ty.features.get(usize::from(here)) else { continue };
+                if !steady {
+                    continue;
+                }
+                let t = Terrain::of(f.kind).index();
+                let v = patch.at_2d::<Vec3b>(y, x)?;
+                for c in 0..3 {
+                    sum[t][c] += f64::from(v[c]);
+                }
+                n[t] += 1;
+            }
+        }
+        for t in 0..5 {
+            if n[t] > 20 {
+                self.means[t] = sum[t].map(|s| (s / n[t] as f64) as f32);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The label of the catalogue-orientation tile at board-frame point `u` of a tile lying with `rot`.
+pub fn label_at(labels: &LabelMap, u: [f32; 2], rot: Rotation) -> u8 {
+    let canonical = crate::geometry::rotate(
+        [u[0].clamp(0.0, 0.999), u[1].clamp(0.0, 0.999)],
+        rot.inverse(),
+    );
+    labels.at(canonical)
+}
+
+/// Side of the terrain grid a tile is reduced to for matching.
+pub const GRID: usize = 16;
+
+/// Share of each terrain in each cell of a [`GRID`]×[`GRID`] grid over the patch.
+pub type TerrainGrid = Vec<[f32; 5]>;
+
+/// Classifies every pixel of a patch (which shows exactly one tile, north up) and pools the
+/// result into a grid of terrain shares.
+pub fn terrain_grid(patch: &Mat, model: &ColourModel) -> opencv::Result<TerrainGrid> {
+    let patch = if patch.is_continuous() {
+        patch.clone()
+    } else {
+        patch.try_clone()?
+    };
+    let (w, h) = (patch.cols().max(1) as usize, patch.rows().max(1) as usize);
+    let mut grid = vec![[0.0f32; 5]; GRID * GRID];
+    let bytes = patch.data_bytes()?;
+    let step = w * 3;
+    for y in 0..h {
+        let gy = y * GRID / h;
+        for x in 0..w {
+            let i = y * step + x * 3;
+            let t = model.classify([bytes[i], bytes[i + 1], bytes[i + 2]]);
+            grid[gy * GRID + x * GRID / w][t.index()] += 1.0;
+        }
+    }
+    for cell in &mut grid {
+        let total: f32 = cell.iter().sum::<f32>().max(1.0);
+        for v in cell.iter_mut() {
+            *v /= total;
+        }
+    }
+    Ok(grid)
+}
+
+/// What a point of a tile (board frame, tile units) shows, as terrain shares: the feature's
+/// terrain, with the cloister's and junction's buildings partly walls, and shields on pennants.
+fn expected_at(tile: crate::rules::TileId, rot: Rotation, u: [f32; 2]) -> [f32; 5] {
+    let shape = TileShape::of(tile);
+    let ty = catalogue().tile(tile);
+    let mut share = [0.0f32; 5];
+    for &p in &shape.pennants {
+        let c = crate::geometry::rotate(p, rot);
+        if (u[0] - c[0]).abs() < 0.05 && (u[1] - c[1]).abs() < 0.055 {
+            share[Terrain::Shield.index()] = 0.7;
+            share[Terrain::Road.index()] = 0.3;
+            return share;
+        }
+    }
+    let centre = (u[0] - 0.5).abs().max((u[1] - 0.5).abs());
+    if shape.junction && centre < 0.09 {
+        share[Terrain::Building.index()] = 0.5;
+        share[Terrain::Road.index()] = 0.5;
+        return share;
+    }
+    let label = label_at(&shape.labels, u, rot);
+    match ty.features.get(usize::from(label)).map(|f| f.kind) {
+        Some(FeatureKind::Cloister) => {
+            share[Terrain::Building.index()] = 0.45;
+            share[Terrain::Road.index()] = 0.35;
+            share[Terrain::Field.index()] = 0.2;
+        }
+        Some(kind) => share[Terrain::of(kind).index()] = 1.0,
+        None => share[Terrain::Field.index()] = 1.0,
+    }
+    share
+}
+
+/// The terrain grid a tile type shows when lying with `rot`, from its geometry.
+pub fn expected_grid(tile: crate::rules::TileId, rot: Rotation) -> TerrainGrid {
+    let sub = 4;
+    let n = (GRID * sub) as f32;
+    let mut grid = vec![[0.0f32; 5]; GRID * GRID];
+    for gy in 0..GRID {
+        for gx in 0..GRID {
+            let cell = &mut grid[gy * GRID + gx];
+            for sy in 0..sub {
+                for sx in 0..sub {
+                    let u = [
+                        ((gx * sub + sx) as f32 + 0.5) / n,
+                        ((gy * sub + sy) as f32 + 0.5) / n,
+                    ];
+                    for (c, v) in cell.iter_mut().zip(expected_at(tile, rot, u)) {
+                        *c += v / (sub * sub) as f32;
+                    }
+                }
+            }
+        }
+    }
+    grid
+}
