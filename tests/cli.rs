@@ -178,3 +178,98 @@ fn the_readme_example_record_replays() {
     assert_eq!(report["players"][0]["score"], 4);
     assert_eq!(report["players"][1]["score"], 0);
 }
+
+#[cfg(feature = "vision")]
+#[test]
+fn recognize_tile_reads_a_rendered_tile_and_survives_junk() {
+    let dir = std::env::temp_dir().join(format!("meeplecam-rt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A record whose final board is the start tile alone, filmed straight down: the still
+    // shows tile D (north up) in the middle.
+    let record = temp(
+        "lone.json",
+        &format!(r#"{{"meeplecam": 1, {TWO_PLAYERS}}}"#),
+    );
+    let still = dir.join("lone.png");
+    let out = meeplecam(&[
+        "render",
+        "--record",
+        record.to_str().unwrap(),
+        "--out",
+        still.to_str().unwrap(),
+        "--still",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Crop the tile with the truth's corners.
+    let truth: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(still.with_extension("json")).unwrap())
+            .unwrap();
+    let corners = &truth["tiles"][0]["corners_px"];
+    let xs: Vec<f64> = (0..4).map(|i| corners[i][0].as_f64().unwrap()).collect();
+    let ys: Vec<f64> = (0..4).map(|i| corners[i][1].as_f64().unwrap()).collect();
+    let (x0, x1) = (
+        xs.iter().cloned().fold(f64::MAX, f64::min),
+        xs.iter().cloned().fold(f64::MIN, f64::max),
+    );
+    let (y0, y1) = (
+        ys.iter().cloned().fold(f64::MAX, f64::min),
+        ys.iter().cloned().fold(f64::MIN, f64::max),
+    );
+    use opencv::prelude::*;
+    let img = opencv::imgcodecs::imread(still.to_str().unwrap(), opencv::imgcodecs::IMREAD_COLOR)
+        .unwrap();
+    let rect = opencv::core::Rect::new(
+        x0.ceil() as i32,
+        y0.ceil() as i32,
+        (x1 - x0) as i32 - 1,
+        (y1 - y0) as i32 - 1,
+    );
+    let crop = opencv::core::Mat::roi(&img, rect)
+        .unwrap()
+        .try_clone()
+        .unwrap();
+    let tile_png = dir.join("tile.png");
+    opencv::imgcodecs::imwrite(
+        tile_png.to_str().unwrap(),
+        &crop,
+        &opencv::core::Vector::new(),
+    )
+    .unwrap();
+    let out = meeplecam(&["recognize-tile", tile_png.to_str().unwrap(), "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["candidates"][0]["tile"], "D", "{report}");
+    assert_eq!(report["candidates"][0]["rot"], 0);
+
+    // Junk: not an image, a tiny image, a flat grey picture.
+    let junk = dir.join("junk.png");
+    std::fs::write(&junk, b"not a png").unwrap();
+    let out = meeplecam(&["recognize-tile", junk.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let grey = opencv::core::Mat::new_rows_cols_with_default(
+        300,
+        500,
+        opencv::core::CV_8UC3,
+        opencv::core::Scalar::all(128.0),
+    )
+    .unwrap();
+    let grey_png = dir.join("grey.png");
+    opencv::imgcodecs::imwrite(
+        grey_png.to_str().unwrap(),
+        &grey,
+        &opencv::core::Vector::new(),
+    )
+    .unwrap();
+    let out = meeplecam(&["recognize-tile", grey_png.to_str().unwrap()]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("panicked"));
+}

@@ -33,28 +33,51 @@ pub fn recognize_tile(args: RecognizeTileArgs) -> Result<(), Failure> {
     let name = args.image.to_str().context("image path is not UTF-8")?;
     let img = imgcodecs::imread(name, imgcodecs::IMREAD_COLOR).context("reading the image")?;
     if img.empty() || img.cols() < 8 || img.rows() < 8 {
-        return Err(Failure::BadInput(anyhow!("cannot read {} as an image", args.image.display())));
+        return Err(Failure::BadInput(anyhow!(
+            "cannot read {} as an image",
+            args.image.display()
+        )));
     }
     // The tile fills most of the frame: keep the central square.
     let side = img.cols().min(img.rows());
     let square = Rect::new((img.cols() - side) / 2, (img.rows() - side) / 2, side, side);
     let mut patch = opencv::core::Mat::default();
-    imgproc::resize(&opencv::core::Mat::roi(&img, square).context("crop")?, &mut patch, Size::new(PATCH_PX, PATCH_PX), 0.0, 0.0, imgproc::INTER_AREA)
-        .context("resize")?;
+    imgproc::resize(
+        &opencv::core::Mat::roi(&img, square).context("crop")?,
+        &mut patch,
+        Size::new(PATCH_PX, PATCH_PX),
+        0.0,
+        0.0,
+        imgproc::INTER_AREA,
+    )
+    .context("resize")?;
     let ranked = TileRecognizer::new()
         .recognize(&patch, &ColourModel::default())
         .context("recognition")?;
     let cat = catalogue();
     let top: Vec<_> = ranked.iter().take(args.top.max(1)).collect();
+    // Below this, the picture probably is not one tile seen from above.
+    let confident = ranked.first().is_some_and(|c| c.probability >= 0.5);
     if args.json {
         let list: Vec<_> = top
             .iter()
             .map(|c| json!({"tile": cat.tile(c.tile).name, "rot": c.rot.degrees(), "probability": c.probability}))
             .collect();
-        println!("{:#}", json!({ "candidates": list }));
+        println!(
+            "{:#}",
+            json!({ "candidates": list, "confident": confident })
+        );
     } else {
+        if !confident {
+            println!("low confidence: this may not be a single tile seen from above");
+        }
         for c in top {
-            println!("{:>2} rot {:>3}  {:.3}", cat.tile(c.tile).name, c.rot.degrees(), c.probability);
+            println!(
+                "{:>2} rot {:>3}  {:.3}",
+                cat.tile(c.tile).name,
+                c.rot.degrees(),
+                c.probability
+            );
         }
     }
     Ok(())
@@ -76,7 +99,10 @@ pub struct EvalArgs {
 
 pub fn eval(args: EvalArgs) -> Result<(), Failure> {
     let report = evaluate_tiles(args.generate, args.seed)?;
-    println!("tile recognition on {} rendered boards (seed {}), true grid registration:\n", args.generate, args.seed);
+    println!(
+        "tile recognition on {} rendered boards (seed {}), true grid registration:\n",
+        args.generate, args.seed
+    );
     print!("{}", report.table());
     Ok(())
 }

@@ -5,9 +5,10 @@ use std::time::Instant;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::board::consistent_reading;
 use super::rectify::cell_patch;
-use super::terrain::{expected_grid, ColourModel};
-use super::tile::TileRecognizer;
+use super::terrain::{same_for_the_rules, ColourModel};
+use super::tile::{Candidate, TileRecognizer};
 use crate::record::selfplay::random_record;
 use crate::rules::{catalogue, Pos, Rotation, RuleOptions};
 use crate::sim::scene::Renderer;
@@ -22,7 +23,8 @@ pub struct TileReport {
     pub images: usize,
     /// Tiles read (the start tile excluded: it calibrates).
     pub tiles: usize,
-    /// Tiles whose type and rotation were right (rotations that look alike count as right).
+    /// Tiles whose type and rotation were right (rotations the rules cannot tell apart count as
+    /// right).
     pub right: usize,
     /// Tiles whose type was right.
     pub type_right: usize,
@@ -32,6 +34,14 @@ pub struct TileReport {
     pub boards_right: usize,
     /// Tiles right with the uncalibrated default colours.
     pub right_uncalibrated: usize,
+    /// Tiles with no follower on them.
+    pub bare: usize,
+    /// Of those, tiles whose type and rotation were right.
+    pub bare_right: usize,
+    /// Tiles right after the board read with rules priors (edges, counts).
+    pub right_with_rules: usize,
+    /// Images with every tile right after the rules priors.
+    pub boards_right_with_rules: usize,
     /// Milliseconds per tile recognition (rectify + classify + match), sorted.
     pub tile_ms: Vec<f64>,
     /// (true type, read type) of wrong reads, with counts, most frequent first.
@@ -41,7 +51,10 @@ pub struct TileReport {
 impl TileReport {
     /// Median recognition time per tile, ms.
     pub fn median_ms(&self) -> f64 {
-        self.tile_ms.get(self.tile_ms.len() / 2).copied().unwrap_or(0.0)
+        self.tile_ms
+            .get(self.tile_ms.len() / 2)
+            .copied()
+            .unwrap_or(0.0)
     }
 
     /// The report as a Markdown table.
@@ -51,14 +64,20 @@ impl TileReport {
             "| measure | value |\n|---|---|\n\
              | images | {} |\n| tiles read | {} |\n\
              | type + rotation right (start-tile calibrated colours) | {:.2} % |\n\
+             | type + rotation right, board read with rules priors | {:.2} % |\n\
+             | whole board right, with rules priors | {:.1} % |\n\
              | type + rotation right (default colours) | {:.2} % |\n\
+             | type + rotation right, tiles with no follower on them | {:.2} % |\n\
              | type right | {:.2} % |\n| truth in top 3 | {:.2} % |\n\
              | whole board right | {:.1} % |\n| median time per tile | {:.3} ms |\n\n\
              most frequent confusions (true → read): {}\n",
             self.images,
             self.tiles,
             pct(self.right, self.tiles),
+            pct(self.right_with_rules, self.tiles),
+            pct(self.boards_right_with_rules, self.images),
             pct(self.right_uncalibrated, self.tiles),
+            pct(self.bare_right, self.bare),
             pct(self.type_right, self.tiles),
             pct(self.top3, self.tiles),
             pct(self.boards_right, self.images),
@@ -80,20 +99,36 @@ pub fn evaluate_tiles(images: usize, seed: u64) -> anyhow::Result<TileReport> {
     let cat = catalogue();
     let mut report = TileReport::default();
     for i in 0..images {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_mul(1_000_003).wrapping_add(i as u64));
+        let mut rng =
+            ChaCha8Rng::seed_from_u64(seed.wrapping_mul(1_000_003).wrapping_add(i as u64));
         let players = rng.random_range(2..=5);
         let mut record = random_record("base", players, RuleOptions::default(), rng.random())?;
         record.turns.truncate(rng.random_range(29..=69));
         let filming = Filming {
-            view: if rng.random_bool(0.5) { View::Overhead } else { View::Oblique },
-            size: if rng.random_bool(0.5) { [1280, 720] } else { [1920, 1080] },
+            view: if rng.random_bool(0.5) {
+                View::Overhead
+            } else {
+                View::Oblique
+            },
+            size: if rng.random_bool(0.5) {
+                [1280, 720]
+            } else {
+                [1920, 1080]
+            },
             fps: 5.0,
             seed: rng.random(),
         };
         let film = Film::plan(&record, &filming)?;
-        let shot = film.shots().last().ok_or_else(|| anyhow::anyhow!("empty film"))?;
+        let shot = film
+            .shots()
+            .last()
+            .ok_or_else(|| anyhow::anyhow!("empty film"))?;
         let surface = Surface::ALL[rng.random_range(0..Surface::ALL.len())];
-        let mut renderer = Renderer::new(Style::preset(rng.random_range(0..Style::PRESETS)), surface, rng.random());
+        let mut renderer = Renderer::new(
+            Style::preset(rng.random_range(0..Style::PRESETS)),
+            surface,
+            rng.random(),
+        );
         let frame = renderer.render(&shot.scene, &shot.sensor, 0)?;
         let cam = &frame.truth.camera;
         let mut model = ColourModel::default();
@@ -103,24 +138,40 @@ pub fn evaluate_tiles(images: usize, seed: u64) -> anyhow::Result<TileReport> {
         let default_model = ColourModel::default();
         let mut all_right = true;
         report.images += 1;
+        let mut readings = Vec::new();
+        let mut truths = Vec::new();
         for t in frame.truth.tiles.iter().skip(1) {
-            let Some(id) = cat.tile_id(&t.tile) else { continue };
+            let Some(id) = cat.tile_id(&t.tile) else {
+                continue;
+            };
             let rot = Rotation::from_degrees(t.rot).unwrap_or_default();
             let started = Instant::now();
             let Some(patch) = cell_patch(&frame.image, cam, Pos::new(t.cell[0], t.cell[1]))? else {
                 continue;
             };
             let ranked = recognizer.recognize(&patch, &model)?;
-            report.tile_ms.push(started.elapsed().as_secs_f64() * 1000.0);
-            let same = |c: &super::tile::Candidate| {
-                c.tile == id && expected_grid(id, c.rot) == expected_grid(id, rot)
-            };
+            report
+                .tile_ms
+                .push(started.elapsed().as_secs_f64() * 1000.0);
+            readings.push((Pos::new(t.cell[0], t.cell[1]), ranked.clone()));
+            truths.push((Pos::new(t.cell[0], t.cell[1]), (id, rot)));
+            let same = |c: &Candidate| c.tile == id && same_for_the_rules(id, c.rot, rot);
             report.tiles += 1;
+            let bare = !frame.truth.meeples.iter().any(|m| m.cell == t.cell);
+            if bare {
+                report.bare += 1;
+                if ranked.first().is_some_and(same) {
+                    report.bare_right += 1;
+                }
+            }
             if ranked.first().is_some_and(same) {
                 report.right += 1;
             } else {
                 all_right = false;
-                let read = ranked.first().map(|c| cat.tile(c.tile).name.clone()).unwrap_or_default();
+                let read = ranked
+                    .first()
+                    .map(|c| cat.tile(c.tile).name.clone())
+                    .unwrap_or_default();
                 let key = (t.tile.clone(), read);
                 match report.confusions.iter_mut().find(|(k, _)| *k == key) {
                     Some((_, n)) => *n += 1,
@@ -133,12 +184,37 @@ pub fn evaluate_tiles(images: usize, seed: u64) -> anyhow::Result<TileReport> {
             if ranked.iter().take(3).any(same) {
                 report.top3 += 1;
             }
-            if recognizer.recognize(&patch, &default_model)?.first().is_some_and(same) {
+            if recognizer
+                .recognize(&patch, &default_model)?
+                .first()
+                .is_some_and(same)
+            {
                 report.right_uncalibrated += 1;
             }
         }
         if all_right {
             report.boards_right += 1;
+        }
+        let start = Candidate {
+            tile: cat.tile_id("D").expect("the start tile"),
+            rot: Rotation::R0,
+            probability: 1.0,
+        };
+        let tileset = cat.set("base").expect("the base set");
+        let read = consistent_reading(&readings, &[(Pos::new(0, 0), start)], tileset);
+        let mut board_right = true;
+        for (pos, c) in &read {
+            let Some((_, (id, rot))) = truths.iter().find(|(p, _)| p == pos) else {
+                continue;
+            };
+            if c.tile == *id && same_for_the_rules(*id, c.rot, *rot) {
+                report.right_with_rules += 1;
+            } else {
+                board_right = false;
+            }
+        }
+        if board_right {
+            report.boards_right_with_rules += 1;
         }
     }
     report.tile_ms.sort_by(f64::total_cmp);

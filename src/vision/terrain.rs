@@ -78,7 +78,9 @@ impl ColourModel {
         let mut best = (f32::MAX, Terrain::Field);
         for t in Terrain::ALL {
             let m = self.means[t.index()];
-            let d: f32 = (0..3).map(|c| (f32::from(bgr[c]) - m[c]).powi(2)).sum::<f32>()
+            let d: f32 = (0..3)
+                .map(|c| (f32::from(bgr[c]) - m[c]).powi(2))
+                .sum::<f32>()
                 / self.spread[t.index()].powi(2);
             if d < best.0 {
                 best = (d, t);
@@ -108,7 +110,9 @@ impl ColourModel {
                 let steady = [[-0.06f32, 0.0], [0.06, 0.0], [0.0, -0.06], [0.0, 0.06]]
                     .iter()
                     .all(|d| label_at(&shape.labels, [u[0] + d[0], u[1] + d[1]], rot) == here);
-                let Some(f) = ty.features.get(usize::from(here)) else { continue };
+                let Some(f) = ty.features.get(usize::from(here)) else {
+                    continue;
+                };
                 if !steady {
                     continue;
                 }
@@ -228,4 +232,29 @@ pub fn expected_grid(tile: crate::rules::TileId, rot: Rotation) -> TerrainGrid {
         }
     }
     grid
+}
+
+/// Whether the rules cannot tell `tile` at rotation `a` from `tile` at rotation `b`: the same
+/// features, with the same ports and print, lie in the same places (e.g. any two rotations of
+/// the crossroads).
+pub fn same_for_the_rules(tile: crate::rules::TileId, a: Rotation, b: Rotation) -> bool {
+    let ty = catalogue().tile(tile);
+    let turned = |rot: Rotation| -> Vec<(FeatureKind, u16, Vec<crate::rules::Attr>)> {
+        let mut v: Vec<_> = ty
+            .features
+            .iter()
+            .map(|f| {
+                let mut attrs = f.attrs.clone();
+                attrs.sort_by_key(|a| format!("{a:?}"));
+                (f.kind, port_bits(f.ports.rotated(rot)), attrs)
+            })
+            .collect();
+        v.sort_by_key(|(k, p, _)| (*k as u8, *p));
+        v
+    };
+    turned(a) == turned(b)
+}
+
+fn port_bits(ports: crate::rules::PortSet) -> u16 {
+    ports.iter().map(|p| 1u16 << p.index()).sum()
 }

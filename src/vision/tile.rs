@@ -38,9 +38,7 @@ impl TileRecognizer {
             let id = TileId(i as u16);
             for rot in Rotation::ALL {
                 let grid = expected_grid(id, rot);
-                let duplicate = templates
-                    .iter()
-                    .any(|(t, _, g)| *t == id && g == &grid);
+                let duplicate = templates.iter().any(|(t, _, g)| *t == id && g == &grid);
                 if !duplicate {
                     templates.push((id, rot, grid));
                 }
@@ -93,7 +91,7 @@ fn similarity(observed: &TerrainGrid, template: &TerrainGrid) -> f64 {
         .zip(template)
         .map(|(o, t)| {
             let overlap: f32 = o.iter().zip(t).map(|(a, b)| a.min(*b)).sum();
-            f64::from(overlap).max(1e-3).ln()
+            f64::from(overlap).max(0.08).ln()
         })
         .sum()
 }

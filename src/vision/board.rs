@@ -1,0 +1,83 @@
+//! Reading a whole board: per-cell tile readings made consistent with the rules — neighbouring
+//! edges must match, and no type may appear more often than the box holds.
+
+use std::collections::HashMap;
+
+use super::tile::Candidate;
+use crate::rules::{catalogue, Dir, Pos, TileSet};
+
+/// Log-penalty for an edge that does not match its neighbour.
+const MISMATCH: f64 = -9.0;
+/// Log-penalty for a tile type used more often than the box holds.
+const TOO_MANY: f64 = -6.0;
+/// Candidates considered per cell.
+const KEEP: usize = 8;
+
+/// Picks one candidate per cell so that the readings and the rules agree best (iterated
+/// conditional modes from the most likely readings). `fixed` cells (the start tile) are known.
+pub fn consistent_reading(
+    cells: &[(Pos, Vec<Candidate>)],
+    fixed: &[(Pos, Candidate)],
+    tileset: &TileSet,
+) -> Vec<(Pos, Candidate)> {
+    let cat = catalogue();
+    let mut chosen: HashMap<Pos, Candidate> = fixed.iter().copied().collect();
+    for (pos, cands) in cells {
+        if let Some(c) = cands.first() {
+            chosen.entry(*pos).or_insert(*c);
+        }
+    }
+    let allowed: HashMap<usize, usize> = tileset
+        .counts
+        .iter()
+        .map(|&(id, n)| (id.index(), usize::from(n)))
+        .collect();
+    for _ in 0..10 {
+        let mut changed = false;
+        for (pos, cands) in cells {
+            if fixed.iter().any(|(p, _)| p == pos) {
+                continue;
+            }
+            let current = chosen[pos];
+            let score = |c: &Candidate| {
+                let ty = cat.tile(c.tile);
+                let mut s = c.probability.max(1e-12).ln();
+                for d in Dir::ALL {
+                    if let Some(n) = chosen.get(&pos.step(d)) {
+                        let theirs = cat.tile(n.tile).edge(d.opposite(), n.rot);
+                        if ty.edge(d, c.rot) != theirs {
+                            s += MISMATCH;
+                        }
+                    }
+                }
+                let used = chosen
+                    .iter()
+                    .filter(|(p, o)| *p != pos && o.tile == c.tile)
+                    .count();
+                if used + 1 > allowed.get(&c.tile.index()).copied().unwrap_or(0) {
+                    s += TOO_MANY;
+                }
+                s
+            };
+            let best = cands
+                .iter()
+                .take(KEEP)
+                .max_by(|a, b| score(a).total_cmp(&score(b)))
+                .copied()
+                .unwrap_or(current);
+            if best.tile != current.tile || best.rot != current.rot {
+                chosen.insert(*pos, best);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let mut out: Vec<(Pos, Candidate)> = cells
+        .iter()
+        .filter_map(|(p, _)| chosen.get(p).map(|c| (*p, *c)))
+        .collect();
+    out.sort_by_key(|(p, _)| *p);
+    out
+}
