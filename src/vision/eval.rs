@@ -6,11 +6,13 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::board::consistent_reading;
+use super::figures::Enrolment;
 use super::rectify::cell_patch;
 use super::terrain::{same_for_the_rules, ColourModel};
 use super::tile::{Candidate, TileRecognizer};
 use crate::record::selfplay::random_record;
 use crate::rules::{catalogue, Pos, Rotation, RuleOptions};
+use crate::sim::figures::colour_bgr;
 use crate::sim::scene::Renderer;
 use crate::sim::style::Style;
 use crate::sim::table::Surface;
@@ -136,6 +138,19 @@ pub fn evaluate_tiles(images: usize, seed: u64) -> anyhow::Result<TileReport> {
             model.calibrate(&start, "D", Rotation::R0)?;
         }
         let default_model = ColourModel::default();
+        // The players enrolled their figures under this light.
+        let gain = shot.scene.lighting.gain;
+        let enrolment = Enrolment::new(
+            record
+                .players
+                .iter()
+                .map(|p| {
+                    let c = colour_bgr(p.colour);
+                    [0, 1, 2].map(|i| (c[i] * gain[i]) as f32)
+                })
+                .collect(),
+            55.0,
+        );
         let mut all_right = true;
         report.images += 1;
         let mut readings = Vec::new();
@@ -149,7 +164,8 @@ pub fn evaluate_tiles(images: usize, seed: u64) -> anyhow::Result<TileReport> {
             let Some(patch) = cell_patch(&frame.image, cam, Pos::new(t.cell[0], t.cell[1]))? else {
                 continue;
             };
-            let ranked = recognizer.recognize(&patch, &model)?;
+            let figures = enrolment.figure_mask(&patch, &model, 0.03)?;
+            let ranked = recognizer.recognize_around(&patch, &model, &figures)?;
             report
                 .tile_ms
                 .push(started.elapsed().as_secs_f64() * 1000.0);

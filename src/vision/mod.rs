@@ -6,6 +6,7 @@
 
 pub mod board;
 pub mod eval;
+pub mod figures;
 pub mod rectify;
 pub mod terrain;
 pub mod tile;

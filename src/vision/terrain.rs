@@ -89,6 +89,18 @@ impl ColourModel {
         best.1
     }
 
+    /// Squared colour distance from a pixel to the nearest terrain mean.
+    pub fn nearest_distance2(&self, bgr: [u8; 3]) -> f32 {
+        self.means
+            .iter()
+            .map(|m| {
+                (0..3)
+                    .map(|c| (f32::from(bgr[c]) - m[c]).powi(2))
+                    .sum::<f32>()
+            })
+            .fold(f32::MAX, f32::min)
+    }
+
     /// Learns the colours from a rectified patch of a tile whose type and rotation are known
     /// (the start tile): every pixel is labelled by the tile's geometry. Terrains the tile does
     /// not show keep their previous colours.
@@ -149,8 +161,13 @@ pub const GRID: usize = 16;
 pub type TerrainGrid = Vec<[f32; 5]>;
 
 /// Classifies every pixel of a patch (which shows exactly one tile, north up) and pools the
-/// result into a grid of terrain shares.
-pub fn terrain_grid(patch: &Mat, model: &ColourModel) -> opencv::Result<TerrainGrid> {
+/// result into a grid of terrain shares. Pixels under `ignore` (255) do not count: a cell's shares
+/// sum to the part of it that was seen.
+pub fn terrain_grid(
+    patch: &Mat,
+    model: &ColourModel,
+    ignore: Option<&Mat>,
+) -> opencv::Result<TerrainGrid> {
     let patch = if patch.is_continuous() {
         patch.clone()
     } else {
@@ -158,20 +175,32 @@ pub fn terrain_grid(patch: &Mat, model: &ColourModel) -> opencv::Result<TerrainG
     };
     let (w, h) = (patch.cols().max(1) as usize, patch.rows().max(1) as usize);
     let mut grid = vec![[0.0f32; 5]; GRID * GRID];
+    let mut pixels = vec![0.0f32; GRID * GRID];
     let bytes = patch.data_bytes()?;
-    let step = w * 3;
+    let skip = match ignore {
+        Some(m) => Some(m.try_clone()?),
+        None => None,
+    };
+    let skip = match &skip {
+        Some(m) => Some(m.data_bytes()?),
+        None => None,
+    };
     for y in 0..h {
         let gy = y * GRID / h;
         for x in 0..w {
-            let i = y * step + x * 3;
+            let cell = gy * GRID + x * GRID / w;
+            pixels[cell] += 1.0;
+            if skip.is_some_and(|s| s[y * w + x] != 0) {
+                continue;
+            }
+            let i = (y * w + x) * 3;
             let t = model.classify([bytes[i], bytes[i + 1], bytes[i + 2]]);
-            grid[gy * GRID + x * GRID / w][t.index()] += 1.0;
+            grid[cell][t.index()] += 1.0;
         }
     }
-    for cell in &mut grid {
-        let total: f32 = cell.iter().sum::<f32>().max(1.0);
+    for (cell, n) in grid.iter_mut().zip(pixels) {
         for v in cell.iter_mut() {
-            *v /= total;
+            *v /= n.max(1.0);
         }
     }
     Ok(grid)

@@ -52,7 +52,17 @@ impl TileRecognizer {
 
     /// Every candidate for a patch showing one tile (north up), most likely first.
     pub fn recognize(&self, patch: &Mat, model: &ColourModel) -> opencv::Result<Vec<Candidate>> {
-        Ok(self.rank(&terrain_grid(patch, model)?))
+        Ok(self.rank(&terrain_grid(patch, model, None)?))
+    }
+
+    /// Like [`TileRecognizer::recognize`], not counting the pixels under `figures` (255).
+    pub fn recognize_around(
+        &self,
+        patch: &Mat,
+        model: &ColourModel,
+        figures: &Mat,
+    ) -> opencv::Result<Vec<Candidate>> {
+        Ok(self.rank(&terrain_grid(patch, model, Some(figures))?))
     }
 
     /// Every candidate for an observed terrain grid, most likely first.
@@ -84,14 +94,19 @@ impl TileRecognizer {
 }
 
 /// How well an observed grid fits a template: the log of the overlap of the two terrain
-/// distributions, summed over the grid's cells (0 for a perfect match).
+/// distributions, summed over the grid's cells (0 for a perfect match), each cell weighted by
+/// how much of it was seen.
 fn similarity(observed: &TerrainGrid, template: &TerrainGrid) -> f64 {
     observed
         .iter()
         .zip(template)
         .map(|(o, t)| {
-            let overlap: f32 = o.iter().zip(t).map(|(a, b)| a.min(*b)).sum();
-            f64::from(overlap).max(0.08).ln()
+            let seen: f32 = o.iter().sum();
+            if seen < 0.2 {
+                return 0.0;
+            }
+            let overlap: f32 = o.iter().zip(t).map(|(a, b)| (a / seen).min(*b)).sum();
+            f64::from(seen) * f64::from(overlap).max(0.08).ln()
         })
         .sum()
 }
