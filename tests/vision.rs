@@ -27,7 +27,7 @@ fn lone_tile(name: &str, rot: Rotation, print: u64) -> TileOnTable {
 #[test]
 fn every_tile_in_every_rotation_and_style_is_read_right() {
     let cat = catalogue();
-    let recognizer = TileRecognizer::new();
+    let recognizer = TileRecognizer::for_set(cat.set("base").unwrap());
     let cam = Camera::overhead([320, 320], 40.0, [22.75, 22.75], 130.0);
     let light = Lighting {
         direction: [0.2, 0.3, 1.0],
@@ -64,7 +64,8 @@ fn every_tile_in_every_rotation_and_style_is_read_right() {
                 Rotation::R0,
             )
             .unwrap();
-        for (i, ty) in cat.tiles().iter().enumerate() {
+        for (i, &(id, _)) in cat.set("base").unwrap().counts.iter().enumerate() {
+            let ty = cat.tile(id);
             for rot in Rotation::ALL {
                 let t = lone_tile(&ty.name, rot, (i * 4 + rot.quarter_turns()) as u64);
                 let scene = Scene {
@@ -97,7 +98,7 @@ fn every_tile_in_every_rotation_and_style_is_read_right() {
         wrong.is_empty(),
         "{} of {} wrong:\n{}",
         wrong.len(),
-        4 * 4 * cat.tiles().len(),
+        4 * 4 * cat.set("base").unwrap().counts.len(),
         wrong.join("\n")
     );
 }
@@ -134,7 +135,7 @@ fn probabilities_sum_to_one_and_rank_the_truth_first() {
     let patch = cell_patch(&frame.image, &cam, Pos::new(0, 0))
         .unwrap()
         .unwrap();
-    let ranked = TileRecognizer::new()
+    let ranked = TileRecognizer::for_set(cat.set("base").unwrap())
         .recognize(&patch, &ColourModel::default())
         .unwrap();
     let total: f64 = ranked.iter().map(|c| c.probability).sum();

@@ -51,7 +51,8 @@ pub fn recognize_tile(args: RecognizeTileArgs) -> Result<(), Failure> {
         imgproc::INTER_AREA,
     )
     .context("resize")?;
-    let ranked = TileRecognizer::new()
+    let base = catalogue().set("base").context("the base tile set")?;
+    let ranked = TileRecognizer::for_set(base)
         .recognize(&patch, &ColourModel::default())
         .context("recognition")?;
     let cat = catalogue();

@@ -58,8 +58,8 @@ fn lay_out(
             tile,
             cell: p.pos,
             rot: p.rot,
-            offset_mm: [rng.random_range(-1.5..1.5), rng.random_range(-1.5..1.5)],
-            angle_deg: rng.random_range(-1.5..1.5),
+            offset_mm: [rng.random_range(-3.0..3.0), rng.random_range(-3.0..3.0)],
+            angle_deg: rng.random_range(-2.0..2.0),
             lift_mm: 0.0,
             print: rng.random(),
         })

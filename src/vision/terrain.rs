@@ -168,42 +168,88 @@ pub fn terrain_grid(
     model: &ColourModel,
     ignore: Option<&Mat>,
 ) -> opencv::Result<TerrainGrid> {
-    let patch = if patch.is_continuous() {
-        patch.clone()
-    } else {
-        patch.try_clone()?
-    };
-    let (w, h) = (patch.cols().max(1) as usize, patch.rows().max(1) as usize);
-    let mut grid = vec![[0.0f32; 5]; GRID * GRID];
-    let mut pixels = vec![0.0f32; GRID * GRID];
-    let bytes = patch.data_bytes()?;
-    let skip = match ignore {
-        Some(m) => Some(m.try_clone()?),
-        None => None,
-    };
-    let skip = match &skip {
-        Some(m) => Some(m.data_bytes()?),
-        None => None,
-    };
-    for y in 0..h {
-        let gy = y * GRID / h;
-        for x in 0..w {
-            let cell = gy * GRID + x * GRID / w;
-            pixels[cell] += 1.0;
-            if skip.is_some_and(|s| s[y * w + x] != 0) {
-                continue;
+    let map = ClassMap::new(patch, model, ignore)?;
+    Ok(map.grid(0, 0, map.width().min(map.height())))
+}
+
+/// Per-pixel terrain of a patch as running sums, so that the terrain grid of any square window
+/// costs the same small amount.
+pub struct ClassMap {
+    w: usize,
+    h: usize,
+    /// `sums[k][(y * (w + 1)) + x]`: pixels of terrain `k` above and left of (x, y); `k = 5`
+    /// counts all pixels.
+    sums: Vec<Vec<u32>>,
+}
+
+impl ClassMap {
+    /// Classifies every pixel of `patch`, leaving out those under `ignore` (255).
+    pub fn new(patch: &Mat, model: &ColourModel, ignore: Option<&Mat>) -> opencv::Result<ClassMap> {
+        let patch = patch.try_clone()?;
+        let (w, h) = (patch.cols().max(0) as usize, patch.rows().max(0) as usize);
+        let bytes = patch.data_bytes()?;
+        let skip = match ignore {
+            Some(m) => Some(m.try_clone()?),
+            None => None,
+        };
+        let skip = match &skip {
+            Some(m) => Some(m.data_bytes()?),
+            None => None,
+        };
+        let stride = w + 1;
+        let mut sums = vec![vec![0u32; stride * (h + 1)]; 6];
+        for y in 0..h {
+            let mut row = [0u32; 6];
+            for x in 0..w {
+                row[5] += 1;
+                if skip.is_none_or(|s| s[y * w + x] == 0) {
+                    let i = (y * w + x) * 3;
+                    row[model
+                        .classify([bytes[i], bytes[i + 1], bytes[i + 2]])
+                        .index()] += 1;
+                }
+                for (k, sum) in sums.iter_mut().enumerate() {
+                    sum[(y + 1) * stride + x + 1] = sum[y * stride + x + 1] + row[k];
+                }
             }
-            let i = (y * w + x) * 3;
-            let t = model.classify([bytes[i], bytes[i + 1], bytes[i + 2]]);
-            grid[cell][t.index()] += 1.0;
         }
+        Ok(ClassMap { w, h, sums })
     }
-    for (cell, n) in grid.iter_mut().zip(pixels) {
-        for v in cell.iter_mut() {
-            *v /= n.max(1.0);
+
+    /// Width in pixels.
+    pub fn width(&self) -> usize {
+        self.w
+    }
+
+    /// Height in pixels.
+    pub fn height(&self) -> usize {
+        self.h
+    }
+
+    fn count(&self, k: usize, x0: usize, y0: usize, x1: usize, y1: usize) -> u32 {
+        let s = &self.sums[k];
+        let st = self.w + 1;
+        s[y1 * st + x1] + s[y0 * st + x0] - s[y0 * st + x1] - s[y1 * st + x0]
+    }
+
+    /// The terrain grid of the `side`-pixel square window at (x, y).
+    pub fn grid(&self, x: usize, y: usize, side: usize) -> TerrainGrid {
+        let mut grid = vec![[0.0f32; 5]; GRID * GRID];
+        if side == 0 || x + side > self.w || y + side > self.h {
+            return grid;
         }
+        for gy in 0..GRID {
+            let (y0, y1) = (y + gy * side / GRID, y + (gy + 1) * side / GRID);
+            for gx in 0..GRID {
+                let (x0, x1) = (x + gx * side / GRID, x + (gx + 1) * side / GRID);
+                let all = self.count(5, x0, y0, x1, y1).max(1) as f32;
+                for (k, share) in grid[gy * GRID + gx].iter_mut().enumerate() {
+                    *share = self.count(k, x0, y0, x1, y1) as f32 / all;
+                }
+            }
+        }
+        grid
     }
-    Ok(grid)
 }
 
 /// What a point of a tile (board frame, tile units) shows, as terrain shares: the feature's

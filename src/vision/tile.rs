@@ -3,8 +3,8 @@
 
 use opencv::core::Mat;
 
-use super::terrain::{expected_grid, terrain_grid, ColourModel, TerrainGrid};
-use crate::rules::{catalogue, Rotation, TileId};
+use super::terrain::{expected_grid, terrain_grid, ClassMap, ColourModel, TerrainGrid};
+use crate::rules::{Rotation, TileId, TileSet};
 
 /// One reading of a tile.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -24,18 +24,11 @@ pub struct TileRecognizer {
     sharpness: f64,
 }
 
-impl Default for TileRecognizer {
-    fn default() -> TileRecognizer {
-        TileRecognizer::new()
-    }
-}
-
 impl TileRecognizer {
-    /// Templates for all tiles of the catalogue; rotations that look the same are kept once.
-    pub fn new() -> TileRecognizer {
+    /// Templates for the tiles of a tile set; rotations that look the same are kept once.
+    pub fn for_set(set: &TileSet) -> TileRecognizer {
         let mut templates: Vec<(TileId, Rotation, TerrainGrid)> = Vec::new();
-        for i in 0..catalogue().tiles().len() {
-            let id = TileId(i as u16);
+        for &(id, _) in &set.counts {
             for rot in Rotation::ALL {
                 let grid = expected_grid(id, rot);
                 let duplicate = templates.iter().any(|(t, _, g)| *t == id && g == &grid);
@@ -55,14 +48,58 @@ impl TileRecognizer {
         Ok(self.rank(&terrain_grid(patch, model, None)?))
     }
 
-    /// Like [`TileRecognizer::recognize`], not counting the pixels under `figures` (255).
-    pub fn recognize_around(
+    /// Reads a tile that may lie a little off its cell: `patch` shows the cell with `margin`
+    /// pixels of surroundings on every side; pixels under `figures` (255) do not count. The
+    /// likeliest readings of the centred window are tried at every shift of up to `margin`
+    /// pixels, and all candidates are ranked at the best shift.
+    pub fn recognize_shifted(
         &self,
         patch: &Mat,
+        margin: usize,
         model: &ColourModel,
-        figures: &Mat,
+        figures: Option<&Mat>,
     ) -> opencv::Result<Vec<Candidate>> {
-        Ok(self.rank(&terrain_grid(patch, model, Some(figures))?))
+        let map = ClassMap::new(patch, model, figures)?;
+        let side = map.width().min(map.height()).saturating_sub(2 * margin);
+        let centred = map.grid(margin, margin, side);
+        let first = self.rank(&centred);
+        let shortlist: Vec<usize> = first
+            .iter()
+            .take(12)
+            .filter_map(|c| {
+                self.templates
+                    .iter()
+                    .position(|(t, r, _)| *t == c.tile && *r == c.rot)
+            })
+            .collect();
+        // Coarse steps over the whole range, then the neighbours of the best.
+        let score_at = |dx: usize, dy: usize| {
+            let grid = map.grid(dx, dy, side);
+            shortlist
+                .iter()
+                .map(|&k| similarity(&grid, &self.templates[k].2))
+                .fold(f64::MIN, f64::max)
+        };
+        let mut best = (score_at(margin, margin), margin, margin);
+        let coarse = (margin / 2).max(1);
+        for dy in (0..=2 * margin).step_by(coarse) {
+            for dx in (0..=2 * margin).step_by(coarse) {
+                let s = score_at(dx, dy);
+                if s > best.0 {
+                    best = (s, dx, dy);
+                }
+            }
+        }
+        let (cx, cy) = (best.1, best.2);
+        for dy in cy.saturating_sub(coarse - 1)..=(cy + coarse - 1).min(2 * margin) {
+            for dx in cx.saturating_sub(coarse - 1)..=(cx + coarse - 1).min(2 * margin) {
+                let s = score_at(dx, dy);
+                if s > best.0 {
+                    best = (s, dx, dy);
+                }
+            }
+        }
+        Ok(self.rank(&map.grid(best.1, best.2, side)))
     }
 
     /// Every candidate for an observed terrain grid, most likely first.
@@ -97,16 +134,31 @@ impl TileRecognizer {
 /// distributions, summed over the grid's cells (0 for a perfect match), each cell weighted by
 /// how much of it was seen.
 fn similarity(observed: &TerrainGrid, template: &TerrainGrid) -> f64 {
-    observed
-        .iter()
-        .zip(template)
-        .map(|(o, t)| {
-            let seen: f32 = o.iter().sum();
-            if seen < 0.2 {
-                return 0.0;
-            }
-            let overlap: f32 = o.iter().zip(t).map(|(a, b)| (a / seen).min(*b)).sum();
-            f64::from(seen) * f64::from(overlap).max(0.08).ln()
-        })
-        .sum()
+    let log = log_overlap_table();
+    let mut total = 0.0f32;
+    for (o, t) in observed.iter().zip(template) {
+        let seen: f32 = o.iter().sum();
+        if seen < 0.2 {
+            continue;
+        }
+        let overlap: f32 = o.iter().zip(t).map(|(a, b)| (a / seen).min(*b)).sum();
+        let k = (overlap.clamp(0.0, 1.0) * LOG_STEPS as f32) as usize;
+        total += seen * log[k];
+    }
+    f64::from(total)
+}
+
+const LOG_STEPS: usize = 1024;
+
+/// `ln(max(x, 0.08))` for x in steps of 1/1024: overlaps below 0.08 all cost the same, so one
+/// hidden cell (under a figure, say) cannot outweigh the rest.
+fn log_overlap_table() -> &'static [f32; LOG_STEPS + 1] {
+    static TABLE: std::sync::OnceLock<[f32; LOG_STEPS + 1]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = [0.0f32; LOG_STEPS + 1];
+        for (k, v) in t.iter_mut().enumerate() {
+            *v = (k as f32 / LOG_STEPS as f32).max(0.08).ln();
+        }
+        t
+    })
 }
