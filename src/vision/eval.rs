@@ -7,7 +7,8 @@ use rand_chacha::ChaCha8Rng;
 
 use super::board::consistent_reading;
 use super::figures::Enrolment;
-use super::rectify::{cell_patch, cell_patch_margin, MARGIN_PX};
+use super::locate::{find_start_tile, read_board, table_colours};
+use super::rectify::{cell_patch, cell_patch_margin, quad_patch, MARGIN_PX};
 use super::terrain::{same_for_the_rules, ColourModel};
 use super::tile::{Candidate, TileRecognizer};
 use crate::record::selfplay::random_record;
@@ -237,5 +238,199 @@ pub fn evaluate_tiles(images: usize, seed: u64) -> anyhow::Result<TileReport> {
     }
     report.tile_ms.sort_by(f64::total_cmp);
     report.confusions.sort_by_key(|c| std::cmp::Reverse(c.1));
+    Ok(report)
+}
+
+/// What a full read (no ground truth used) measured.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BoardReport {
+    /// Images rendered.
+    pub images: usize,
+    /// Setup frames where the start tile was found.
+    pub start_found: usize,
+    /// Start-tile corner errors, in tile sides.
+    pub start_error: Vec<f64>,
+    /// Tiles on the boards (start tile excluded).
+    pub tiles: usize,
+    /// Of those, found in their cell.
+    pub found: usize,
+    /// Cells read as tiles where there is none.
+    pub phantom: usize,
+    /// Found tiles whose type and rotation were right after the rules priors.
+    pub right: usize,
+    /// Corner errors of found tiles, in tile sides, sorted.
+    pub corner_error: Vec<f64>,
+    /// Boards read exactly right (every tile found, none extra, all right).
+    pub boards_right: usize,
+    /// Milliseconds per board read, sorted.
+    pub board_ms: Vec<f64>,
+}
+
+impl BoardReport {
+    /// The report as a Markdown table.
+    pub fn table(&self) -> String {
+        let pct = |n: usize, d: usize| 100.0 * n as f64 / d.max(1) as f64;
+        let median = |v: &[f64]| v.get(v.len() / 2).copied().unwrap_or(f64::NAN);
+        let mut start = self.start_error.clone();
+        start.sort_by(f64::total_cmp);
+        format!(
+            "| measure | value |\n|---|---|\n\
+             | images | {} |\n| start tile found in the setup frame | {:.1} % |\n\
+             | start tile corner error, median | {:.3} tile |\n\
+             | tiles found in their cell | {:.2} % |\n| phantom tiles per board | {:.2} |\n\
+             | type + rotation right (found tiles, rules priors) | {:.2} % |\n\
+             | tile corner error, median / 95th percentile | {:.3} / {:.3} tile |\n\
+             | whole board right | {:.1} % |\n| median time per board | {:.0} ms |\n",
+            self.images,
+            pct(self.start_found, self.images),
+            median(&start),
+            pct(self.found, self.tiles),
+            self.phantom as f64 / self.images.max(1) as f64,
+            pct(self.right, self.found),
+            median(&self.corner_error),
+            self.corner_error
+                .get(self.corner_error.len() * 95 / 100)
+                .copied()
+                .unwrap_or(f64::NAN),
+            pct(self.boards_right, self.images),
+            median(&self.board_ms),
+        )
+    }
+}
+
+/// Renders boards as [`evaluate_tiles`] does, plus a setup frame of the start tile alone from the
+/// same camera; registers the grid from that frame and reads the board with nothing from the
+/// ground truth.
+pub fn evaluate_boards(images: usize, seed: u64) -> anyhow::Result<BoardReport> {
+    let cat = catalogue();
+    let tileset = cat.set("base").expect("the base set");
+    let recognizer = TileRecognizer::for_set(tileset);
+    let mut report = BoardReport::default();
+    for i in 0..images {
+        let mut rng =
+            ChaCha8Rng::seed_from_u64(seed.wrapping_mul(1_000_003).wrapping_add(i as u64));
+        let players = rng.random_range(2..=5);
+        let mut record = random_record("base", players, RuleOptions::default(), rng.random())?;
+        record.turns.truncate(rng.random_range(29..=69));
+        let filming = Filming {
+            view: if rng.random_bool(0.5) {
+                View::Overhead
+            } else {
+                View::Oblique
+            },
+            size: if rng.random_bool(0.5) {
+                [1280, 720]
+            } else {
+                [1920, 1080]
+            },
+            fps: 5.0,
+            seed: rng.random(),
+        };
+        let film = Film::plan(&record, &filming)?;
+        let shot = film
+            .shots()
+            .last()
+            .ok_or_else(|| anyhow::anyhow!("empty film"))?;
+        let surface = Surface::ALL[rng.random_range(0..Surface::ALL.len())];
+        let mut renderer = Renderer::new(
+            Style::preset(rng.random_range(0..Style::PRESETS)),
+            surface,
+            rng.random(),
+        );
+        let mut setup = shot.scene.clone();
+        setup.tiles.truncate(1);
+        setup.meeples.clear();
+        let setup_frame = renderer.render(&setup, &shot.sensor, 1)?;
+        let frame = renderer.render(&shot.scene, &shot.sensor, 0)?;
+        report.images += 1;
+        let truth = &frame.truth;
+        let tile_px = |c: &[[f64; 2]; 4]| (c[1][0] - c[0][0]).hypot(c[1][1] - c[0][1]);
+        let started = Instant::now();
+        let mut model = ColourModel::default();
+        let Some(start) = find_start_tile(&setup_frame.image, &model)? else {
+            report.tiles += truth.tiles.len() - 1;
+            continue;
+        };
+        report.start_found += 1;
+        let true_start = truth.tiles[0].corners_px;
+        let side = tile_px(&true_start);
+        let err = start
+            .iter()
+            .zip(&true_start)
+            .map(|(a, b)| (a[0] - b[0]).hypot(a[1] - b[1]))
+            .fold(0.0, f64::max);
+        report.start_error.push(err / side);
+        let (start_patch, _) = quad_patch(&setup_frame.image, &start, 0)?;
+        model.calibrate(&start_patch, "D", Rotation::R0)?;
+        let table = table_colours(&setup_frame.image)?;
+        let gain = shot.scene.lighting.gain;
+        let enrolment = Enrolment::new(
+            record
+                .players
+                .iter()
+                .map(|p| {
+                    let c = colour_bgr(p.colour);
+                    [0, 1, 2].map(|i| (c[i] * gain[i]) as f32)
+                })
+                .collect(),
+            55.0,
+        );
+        let found = read_board(
+            &frame.image,
+            &start,
+            &model,
+            table,
+            Some(&enrolment),
+            &recognizer,
+        )?;
+        let readings: Vec<(Pos, Vec<Candidate>)> = found
+            .iter()
+            .skip(1)
+            .map(|l| (l.pos, l.candidates.clone()))
+            .collect();
+        let fixed = [(Pos::new(0, 0), found[0].candidates[0])];
+        let read = consistent_reading(&readings, &fixed, tileset);
+        report
+            .board_ms
+            .push(started.elapsed().as_secs_f64() * 1000.0);
+        let mut exact = true;
+        for t in truth.tiles.iter().skip(1) {
+            report.tiles += 1;
+            let pos = Pos::new(t.cell[0], t.cell[1]);
+            let Some(l) = found.iter().find(|l| l.pos == pos) else {
+                exact = false;
+                continue;
+            };
+            report.found += 1;
+            let err = l
+                .quad
+                .iter()
+                .zip(&t.corners_px)
+                .map(|(a, b)| (a[0] - b[0]).hypot(a[1] - b[1]))
+                .fold(0.0, f64::max);
+            report.corner_error.push(err / tile_px(&t.corners_px));
+            let id = cat.tile_id(&t.tile).expect("truth names catalogue tiles");
+            let rot = Rotation::from_degrees(t.rot).unwrap_or_default();
+            let right = read
+                .iter()
+                .find(|(p, _)| *p == pos)
+                .is_some_and(|(_, c)| c.tile == id && same_for_the_rules(id, c.rot, rot));
+            if right {
+                report.right += 1;
+            } else {
+                exact = false;
+            }
+        }
+        let phantoms = found
+            .iter()
+            .filter(|l| !truth.tiles.iter().any(|t| t.cell == [l.pos.x, l.pos.y]))
+            .count();
+        report.phantom += phantoms;
+        if exact && phantoms == 0 {
+            report.boards_right += 1;
+        }
+    }
+    report.corner_error.sort_by(f64::total_cmp);
+    report.board_ms.sort_by(f64::total_cmp);
     Ok(report)
 }

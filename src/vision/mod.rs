@@ -1,12 +1,14 @@
 //! Reading the table from camera frames. One module per stage, each with its own evaluation:
 //! [`terrain`] (per-pixel landscape from a colour model calibrated on the start tile),
-//! [`rectify`] (grid cells as north-up patches), [`tile`] (type + rotation as probabilities),
+//! [`locate`] (the grid from the start tile, tiles found outwards from it), [`rectify`] (grid
+//! cells as north-up patches), [`tile`] (type + rotation as probabilities),
 //! [`board`] (readings made consistent with the rules: matching edges, tile counts),
 //! [`eval`] (accuracy and timing tables on rendered data with ground truth).
 
 pub mod board;
 pub mod eval;
 pub mod figures;
+pub mod locate;
 pub mod rectify;
 pub mod terrain;
 pub mod tile;

@@ -3,8 +3,10 @@
 use opencv::core::{Mat, Point2f, Scalar, Size, Vector};
 use opencv::imgproc;
 
+use opencv::prelude::*;
+
 use crate::rules::Pos;
-use crate::sim::camera::Camera;
+use crate::sim::camera::{apply_homography, invert_homography, Camera};
 use crate::sim::scene::CELL_MM;
 
 /// Side of a rectified cell patch in pixels.
@@ -13,11 +15,34 @@ pub const PATCH_PX: i32 = 64;
 /// its cell is still inside).
 pub const MARGIN_PX: i32 = 8;
 
+/// Corners NW, NE, SE, SW of a cell in image pixels.
+pub type Quad = [[f64; 2]; 4];
+
+/// Fraction of the cell trimmed on every side, to keep the neighbours' edges out of a patch.
+const INSET: f64 = 0.04;
+
 /// The cell at `cell` of the table grid (start tile's north-west corner at the table origin), as
 /// the camera sees it, warped to a `PATCH_PX` square with north up. `None` if the cell is behind
 /// the camera.
 pub fn cell_patch(frame: &Mat, camera: &Camera, cell: Pos) -> opencv::Result<Option<Mat>> {
     cell_patch_margin(frame, camera, cell, 0)
+}
+
+/// Where the camera sees the corners of grid cell `cell`.
+pub fn cell_quad(camera: &Camera, cell: Pos) -> Option<Quad> {
+    let corner = |dx: f64, dy: f64| {
+        camera.project([
+            (f64::from(cell.x) + dx) * CELL_MM,
+            (f64::from(cell.y) + dy) * CELL_MM,
+            0.0,
+        ])
+    };
+    Some([
+        corner(0.0, 0.0)?,
+        corner(1.0, 0.0)?,
+        corner(1.0, 1.0)?,
+        corner(0.0, 1.0)?,
+    ])
 }
 
 /// Like [`cell_patch`], with `margin` more pixels of the surroundings on every side (at the
@@ -28,22 +53,22 @@ pub fn cell_patch_margin(
     cell: Pos,
     margin: i32,
 ) -> opencv::Result<Option<Mat>> {
-    let corner = |dx: f64, dy: f64| {
-        camera.project([
-            (f64::from(cell.x) + dx) * CELL_MM,
-            (f64::from(cell.y) + dy) * CELL_MM,
-            0.0,
-        ])
-    };
-    // A small inset keeps the neighbours' edges out of the patch.
-    let (a, b) = (0.04, 0.96);
-    let Some(quad) = [corner(a, a), corner(b, a), corner(b, b), corner(a, b)]
-        .into_iter()
-        .collect::<Option<Vec<[f64; 2]>>>()
-    else {
-        return Ok(None);
-    };
-    let src: Vector<Point2f> = quad
+    match cell_quad(camera, cell) {
+        Some(quad) => Ok(Some(quad_patch(frame, &quad, margin)?.0)),
+        None => Ok(None),
+    }
+}
+
+/// The cell with corners `quad` warped to a north-up square of `PATCH_PX` plus `margin` on every
+/// side, and the homography from image to patch pixels.
+pub fn quad_patch(frame: &Mat, quad: &Quad, margin: i32) -> opencv::Result<(Mat, [[f64; 3]; 3])> {
+    let lerp =
+        |a: [f64; 2], b: [f64; 2], t: f64| [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t];
+    // The inset square inside the quad (bilinear, close enough for small insets).
+    let at = |u: f64, v: f64| lerp(lerp(quad[0], quad[1], u), lerp(quad[3], quad[2], u), v);
+    let (a, b) = (INSET, 1.0 - INSET);
+    let inner = [at(a, a), at(b, a), at(b, b), at(a, b)];
+    let src: Vector<Point2f> = inner
         .iter()
         .map(|p| Point2f::new(p[0] as f32, p[1] as f32))
         .collect();
@@ -65,5 +90,26 @@ pub fn cell_patch_margin(
         opencv::core::BORDER_CONSTANT,
         Scalar::all(0.0),
     )?;
-    Ok(Some(patch))
+    let mut h = [[0.0; 3]; 3];
+    for (r, row) in h.iter_mut().enumerate() {
+        for (c, v) in row.iter_mut().enumerate() {
+            *v = *m.at_2d::<f64>(r as i32, c as i32)?;
+        }
+    }
+    Ok((patch, h))
+}
+
+/// The quad of a cell whose tile was found `shift` patch pixels (x, y) off the cut, given the
+/// image→patch homography the patch was cut with.
+pub fn shifted_quad(image_to_patch: &[[f64; 3]; 3], margin: i32, shift: [f64; 2]) -> Quad {
+    let back = invert_homography(image_to_patch);
+    let cell = f64::from(PATCH_PX) / (1.0 - 2.0 * INSET);
+    let lo = f64::from(margin) - INSET * cell;
+    let corners = [
+        [lo, lo],
+        [lo + cell, lo],
+        [lo + cell, lo + cell],
+        [lo, lo + cell],
+    ];
+    corners.map(|c| apply_homography(&back, [c[0] + shift[0], c[1] + shift[1]]))
 }

@@ -59,6 +59,19 @@ impl TileRecognizer {
         model: &ColourModel,
         figures: Option<&Mat>,
     ) -> opencv::Result<Vec<Candidate>> {
+        Ok(self.recognize_located(patch, margin, model, figures)?.0)
+    }
+
+    /// Like [`TileRecognizer::recognize_shifted`], also giving the shift (x, y pixels from the
+    /// centred cut) at which the tile was found, and how well the best reading fits (mean log
+    /// overlap per seen grid cell: 0 is perfect, table or clutter scores far below).
+    pub fn recognize_located(
+        &self,
+        patch: &Mat,
+        margin: usize,
+        model: &ColourModel,
+        figures: Option<&Mat>,
+    ) -> opencv::Result<(Vec<Candidate>, [f64; 2], f64)> {
         let map = ClassMap::new(patch, model, figures)?;
         let side = map.width().min(map.height()).saturating_sub(2 * margin);
         let centred = map.grid(margin, margin, side);
@@ -99,7 +112,11 @@ impl TileRecognizer {
                 }
             }
         }
-        Ok(self.rank(&map.grid(best.1, best.2, side)))
+        let shift = [best.1 as f64 - margin as f64, best.2 as f64 - margin as f64];
+        let grid = map.grid(best.1, best.2, side);
+        let seen: f32 = grid.iter().map(|c| c.iter().sum::<f32>()).sum();
+        let fit = best.0 / f64::from(seen.max(1.0));
+        Ok((self.rank(&grid), shift, fit))
     }
 
     /// Every candidate for an observed terrain grid, most likely first.

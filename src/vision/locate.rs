@@ -1,0 +1,366 @@
+//! Board localisation: the start tile registers the grid at setup; a board is then read outwards
+//! from it, each tile found where its neighbours say it should be and refined by its own picture.
+
+use std::collections::{HashMap, VecDeque};
+
+use opencv::core::{Mat, Point, Vector, CV_8UC1};
+use opencv::imgproc;
+use opencv::prelude::*;
+
+use super::figures::Enrolment;
+use super::rectify::{quad_patch, shifted_quad, Quad, MARGIN_PX};
+use super::terrain::{expected_grid, terrain_grid, ColourModel};
+use super::tile::{Candidate, TileRecognizer};
+use crate::rules::{catalogue, Dir, Pos, Rotation};
+
+/// The least mean log-overlap per seen grid cell for a patch to count as a tile at all.
+const MIN_FIT: f64 = -0.7;
+
+/// The most cells a read visits (a base game has 72 tiles; their frontier stays well below this).
+const MAX_CELLS: usize = 400;
+
+/// The table's colours: two cluster centres of the frame's border (one for a plain table,
+/// two for a checked cloth or strong grain).
+pub fn table_colours(frame: &Mat) -> opencv::Result<[[f32; 3]; 2]> {
+    let (w, h) = (frame.cols(), frame.rows());
+    let mut px: Vec<[f32; 3]> = Vec::new();
+    let mut push = |x: i32, y: i32| -> opencv::Result<()> {
+        let v = frame.at_2d::<opencv::core::Vec3b>(y, x)?;
+        px.push([f32::from(v[0]), f32::from(v[1]), f32::from(v[2])]);
+        Ok(())
+    };
+    for x in (0..w).step_by(3) {
+        push(x, 1)?;
+        push(x, h - 2)?;
+    }
+    for y in (0..h).step_by(3) {
+        push(1, y)?;
+        push(w - 2, y)?;
+    }
+    // Two-means from the darkest and the lightest border pixel.
+    let luma = |p: &[f32; 3]| p[0] + p[1] + p[2];
+    let mut centres = [
+        *px.iter()
+            .min_by(|a, b| luma(a).total_cmp(&luma(b)))
+            .unwrap_or(&[0.0; 3]),
+        *px.iter()
+            .max_by(|a, b| luma(a).total_cmp(&luma(b)))
+            .unwrap_or(&[0.0; 3]),
+    ];
+    for _ in 0..8 {
+        let mut sum = [[0.0f32; 3]; 2];
+        let mut n = [0usize; 2];
+        for p in &px {
+            let k = usize::from(dist2(p, &centres[1]) < dist2(p, &centres[0]));
+            for c in 0..3 {
+                sum[k][c] += p[c];
+            }
+            n[k] += 1;
+        }
+        for k in 0..2 {
+            if n[k] > 0 {
+                centres[k] = sum[k].map(|s| s / n[k] as f32);
+            }
+        }
+    }
+    Ok(centres)
+}
+
+fn dist2(a: &[f32; 3], b: &[f32; 3]) -> f32 {
+    (0..3).map(|c| (a[c] - b[c]).powi(2)).sum()
+}
+
+/// Squared distance from a pixel to the nearer table colour.
+fn table_distance2(p: [u8; 3], table: &[[f32; 3]; 2]) -> f32 {
+    let q = [f32::from(p[0]), f32::from(p[1]), f32::from(p[2])];
+    dist2(&q, &table[0]).min(dist2(&q, &table[1]))
+}
+
+/// Finds the start tile in a setup frame that shows only it (and perhaps hands): its corners NW,
+/// NE, SE, SW with north where its city is (the start tile is D: city north, road west–east).
+/// `None` when no tile-like shape stands out from the table.
+pub fn find_start_tile(frame: &Mat, model: &ColourModel) -> opencv::Result<Option<Quad>> {
+    let table = table_colours(frame)?;
+    let (w, h) = (frame.cols(), frame.rows());
+    // The table as it would look without the tile: a wide median of a reduced frame (uneven
+    // light and blotches stay, the tile goes).
+    let mut small = Mat::default();
+    imgproc::resize(
+        frame,
+        &mut small,
+        opencv::core::Size::new((w / 8).max(1), (h / 8).max(1)),
+        0.0,
+        0.0,
+        imgproc::INTER_AREA,
+    )?;
+    let mut smooth = Mat::default();
+    imgproc::median_blur(&small, &mut smooth, 31)?;
+    let mut background = Mat::default();
+    imgproc::resize(
+        &smooth,
+        &mut background,
+        opencv::core::Size::new(w, h),
+        0.0,
+        0.0,
+        imgproc::INTER_LINEAR,
+    )?;
+    let mut mask = Mat::new_rows_cols_with_default(h, w, CV_8UC1, opencv::core::Scalar::all(0.0))?;
+    {
+        let frame = frame.try_clone()?;
+        let bytes = frame.data_bytes()?;
+        let bg = background.data_bytes()?;
+        let out = mask.data_bytes_mut()?;
+        for (k, m) in out.iter_mut().enumerate() {
+            let p = [bytes[3 * k], bytes[3 * k + 1], bytes[3 * k + 2]];
+            let local: f32 = (0..3)
+                .map(|c| (f32::from(p[c]) - f32::from(bg[3 * k + c])).powi(2))
+                .sum();
+            let far = local > 35.0 * 35.0 && table_distance2(p, &table) > 35.0 * 35.0;
+            *m = if far { 255 } else { 0 };
+        }
+    }
+    // Join the parts of the tile a table-coloured road may cut apart: grow the mask, take the
+    // biggest blob, and keep the original tile pixels inside it.
+    let reach = (w.max(h) / 100).max(3);
+    let kernel = Mat::ones(reach, reach, CV_8UC1)?.to_mat()?;
+    let mut grown = Mat::default();
+    imgproc::dilate(
+        &mask,
+        &mut grown,
+        &kernel,
+        Point::new(-1, -1),
+        1,
+        opencv::core::BORDER_CONSTANT,
+        imgproc::morphology_default_border_value()?,
+    )?;
+    let mut contours = Vector::<Vector<Point>>::new();
+    imgproc::find_contours(
+        &grown,
+        &mut contours,
+        imgproc::RETR_EXTERNAL,
+        imgproc::CHAIN_APPROX_SIMPLE,
+        Point::new(0, 0),
+    )?;
+    let min_area = f64::from(w) * f64::from(h) * 0.0005;
+    let mut best: Option<(f64, Vector<Point>)> = None;
+    for c in contours.iter() {
+        let area = imgproc::contour_area(&c, false)?;
+        if area > min_area && best.as_ref().is_none_or(|(a, _)| area > *a) {
+            best = Some((area, c));
+        }
+    }
+    let Some((_, blob)) = best else {
+        return Ok(None);
+    };
+    let bounds = imgproc::bounding_rect(&blob)?;
+    let mut region =
+        Mat::new_rows_cols_with_default(h, w, CV_8UC1, opencv::core::Scalar::all(0.0))?;
+    let mut polys = Vector::<Vector<Point>>::new();
+    polys.push(blob);
+    imgproc::fill_poly(
+        &mut region,
+        &polys,
+        opencv::core::Scalar::all(255.0),
+        imgproc::LINE_8,
+        0,
+        Point::new(0, 0),
+    )?;
+    let mut points = Vector::<Point>::new();
+    for y in bounds.y..bounds.y + bounds.height {
+        for x in bounds.x..bounds.x + bounds.width {
+            if *mask.at_2d::<u8>(y, x)? != 0 && *region.at_2d::<u8>(y, x)? != 0 {
+                points.push(Point::new(x, y));
+            }
+        }
+    }
+    if points.len() < 16 {
+        return Ok(None);
+    }
+    let contour = points;
+    let mut hull = Vector::<Point>::new();
+    imgproc::convex_hull(&contour, &mut hull, false, true)?;
+    let perimeter = imgproc::arc_length(&hull, true)?;
+    let mut poly = Vector::<Point>::new();
+    imgproc::approx_poly_dp(&hull, &mut poly, 0.03 * perimeter, true)?;
+    if poly.len() != 4 {
+        return Ok(None);
+    }
+    let mut corners: Vec<[f64; 2]> = poly
+        .iter()
+        .map(|p| [f64::from(p.x), f64::from(p.y)])
+        .collect();
+    // Clockwise in the image, starting from the top-left-most corner.
+    let cx = corners.iter().map(|c| c[0]).sum::<f64>() / 4.0;
+    let cy = corners.iter().map(|c| c[1]).sum::<f64>() / 4.0;
+    corners.sort_by(|a, b| {
+        let ang = |p: &[f64; 2]| (p[1] - cy).atan2(p[0] - cx);
+        ang(a).total_cmp(&ang(b))
+    });
+    let first = (0..4)
+        .min_by(|&i, &j| {
+            (corners[i][0] + corners[i][1]).total_cmp(&(corners[j][0] + corners[j][1]))
+        })
+        .unwrap_or(0);
+    corners.rotate_left(first);
+    // The turn whose picture looks most like the start tile as printed decides north.
+    let d = catalogue().tile_id("D").expect("the start tile type");
+    let template = expected_grid(d, Rotation::R0);
+    let mut pick = (f64::MIN, None);
+    for r in 0..4 {
+        let mut q = corners.clone();
+        q.rotate_left(r);
+        let quad: Quad = [q[0], q[1], q[2], q[3]];
+        let (patch, _) = quad_patch(frame, &quad, 0)?;
+        let grid = terrain_grid(&patch, model, None)?;
+        let score: f64 = grid
+            .iter()
+            .zip(&template)
+            .map(|(o, t)| f64::from(o.iter().zip(t).map(|(a, b)| a.min(*b)).sum::<f32>()))
+            .sum();
+        if score > pick.0 {
+            pick = (score, Some(quad));
+        }
+    }
+    Ok(pick.1)
+}
+
+/// A tile found on the board.
+#[derive(Clone, Debug)]
+pub struct Located {
+    /// Its grid cell.
+    pub pos: Pos,
+    /// Its corners NW, NE, SE, SW in the image.
+    pub quad: Quad,
+    /// Its readings, most likely first.
+    pub candidates: Vec<Candidate>,
+}
+
+/// What a cell is predicted to look like from a located neighbour in direction `d` of it.
+fn predict_from(neighbour: &Quad, d: Dir) -> Quad {
+    let add = |a: [f64; 2], b: [f64; 2], c: [f64; 2]| [a[0] + b[0] - c[0], a[1] + b[1] - c[1]];
+    let [nw, ne, se, sw] = *neighbour;
+    match d {
+        // The neighbour lies west: our west edge is its east edge.
+        Dir::W => [ne, add(ne, ne, nw), add(se, se, sw), se],
+        Dir::E => [add(nw, nw, ne), nw, sw, add(sw, sw, se)],
+        Dir::N => [sw, se, add(se, se, ne), add(sw, sw, nw)],
+        Dir::S => [add(nw, nw, sw), add(ne, ne, se), ne, nw],
+    }
+}
+
+/// Reads every tile connected to the start tile (at `start`, which is D at rotation 0).
+/// `table` are the table's colours; `figures` the players' enrolment if known.
+pub fn read_board(
+    frame: &Mat,
+    start: &Quad,
+    model: &ColourModel,
+    table: [[f32; 3]; 2],
+    figures: Option<&Enrolment>,
+    recognizer: &TileRecognizer,
+) -> opencv::Result<Vec<Located>> {
+    let cat = catalogue();
+    let d = cat.tile_id("D").expect("the start tile type");
+    let mut located: HashMap<Pos, Quad> = HashMap::new();
+    let mut out = vec![Located {
+        pos: Pos::new(0, 0),
+        quad: *start,
+        candidates: vec![Candidate {
+            tile: d,
+            rot: Rotation::R0,
+            probability: 1.0,
+        }],
+    }];
+    located.insert(Pos::new(0, 0), *start);
+    let mut seen: std::collections::HashSet<Pos> = [Pos::new(0, 0)].into_iter().collect();
+    let mut queue: VecDeque<Pos> = Dir::ALL.iter().map(|&d| Pos::new(0, 0).step(d)).collect();
+    while let Some(pos) = queue.pop_front() {
+        if !seen.insert(pos) || seen.len() > MAX_CELLS {
+            continue;
+        }
+        let predictions: Vec<Quad> = Dir::ALL
+            .iter()
+            .filter_map(|&d| located.get(&pos.step(d)).map(|q| predict_from(q, d)))
+            .collect();
+        if predictions.is_empty() {
+            continue;
+        }
+        let n = predictions.len() as f64;
+        let quad: Quad = [0, 1, 2, 3].map(|k| {
+            [
+                predictions.iter().map(|q| q[k][0]).sum::<f64>() / n,
+                predictions.iter().map(|q| q[k][1]).sum::<f64>() / n,
+            ]
+        });
+        let inside = quad.iter().all(|p| {
+            p[0] >= 0.0
+                && p[1] >= 0.0
+                && p[0] < f64::from(frame.cols())
+                && p[1] < f64::from(frame.rows())
+        });
+        if !inside {
+            continue;
+        }
+        let (patch, to_patch) = quad_patch(frame, &quad, MARGIN_PX)?;
+        let mask = match figures {
+            Some(e) => Some(e.figure_mask(&patch, model, 0.03)?),
+            None => None,
+        };
+        if looks_empty(&patch, model, &table, mask.as_ref())? {
+            continue;
+        }
+        let (candidates, shift, fit) =
+            recognizer.recognize_located(&patch, MARGIN_PX as usize, model, mask.as_ref())?;
+        if fit < MIN_FIT {
+            continue;
+        }
+        let refined = shifted_quad(&to_patch, MARGIN_PX, shift);
+        located.insert(pos, refined);
+        out.push(Located {
+            pos,
+            quad: refined,
+            candidates,
+        });
+        for d in Dir::ALL {
+            queue.push_back(pos.step(d));
+        }
+    }
+    Ok(out)
+}
+
+/// Whether the middle of a cell patch shows mostly table (pixels nearer the table colour than
+/// any terrain), not counting figures.
+fn looks_empty(
+    patch: &Mat,
+    model: &ColourModel,
+    table: &[[f32; 3]; 2],
+    figures: Option<&Mat>,
+) -> opencv::Result<bool> {
+    let patch = patch.try_clone()?;
+    let w = patch.cols() as usize;
+    let bytes = patch.data_bytes()?;
+    let fig = match figures {
+        Some(m) => Some(m.try_clone()?),
+        None => None,
+    };
+    let fig = match &fig {
+        Some(m) => Some(m.data_bytes()?.to_vec()),
+        None => None,
+    };
+    let m = MARGIN_PX as usize;
+    let (mut table_px, mut all) = (0usize, 0usize);
+    for y in (m + 4)..(w - m - 4) {
+        for x in (m + 4)..(w - m - 4) {
+            if fig.as_ref().is_some_and(|f| f[y * w + x] != 0) {
+                continue;
+            }
+            let i = (y * w + x) * 3;
+            let p = [bytes[i], bytes[i + 1], bytes[i + 2]];
+            let d = table_distance2(p, table);
+            all += 1;
+            if d < model.nearest_distance2(p) {
+                table_px += 1;
+            }
+        }
+    }
+    Ok(all == 0 || table_px * 10 > all * 4)
+}
