@@ -6,7 +6,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use meeplecam::rules::{catalogue, selfplay, Game, Setup};
+use meeplecam::rules::{catalogue, selfplay, Expansion, Game, Setup};
 
 /// A board of about 70 tiles: a random 4-player game stopped with two tiles left.
 fn grown_board() -> Game {
@@ -40,5 +40,28 @@ fn whole_game(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, legal_placements, whole_game);
+fn whole_mixed_game(c: &mut Criterion) {
+    let expansions = [
+        Expansion::River,
+        Expansion::RiverIi,
+        Expansion::InnsAndCathedrals,
+    ]
+    .into_iter()
+    .collect();
+    let setup = Setup::with_expansions("base", expansions, 4).unwrap();
+    let mut seed = 0u64;
+    c.bench_function(
+        "random 4-player game with River I+II and Inns & Cathedrals (111 tiles)",
+        |b| {
+            b.iter(|| {
+                seed += 1;
+                let mut game = Game::new(&setup).unwrap();
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                black_box(selfplay::play_out(&mut game, &mut rng))
+            })
+        },
+    );
+}
+
+criterion_group!(benches, legal_placements, whole_game, whole_mixed_game);
 criterion_main!(benches);

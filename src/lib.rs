@@ -4,7 +4,7 @@
 //! read off what scored.
 //!
 //! ```
-//! use meeplecam::rules::{catalogue, FeatureKind, Game, Placement, Pos, Rotation, Setup};
+//! use meeplecam::rules::{catalogue, FeatureKind, Figure, Game, Placement, Pos, Rotation, Setup};
 //!
 //! let cat = catalogue();
 //! let mut game = Game::new(&Setup::new("base", 2)?)?;
@@ -17,7 +17,7 @@
 //!
 //! game.place(cap, above)?;
 //! assert!(game.follower_spots().iter().any(|spot| spot.kind == FeatureKind::City));
-//! game.deploy("S".parse()?)?; // a knight in the city
+//! game.deploy("S".parse()?, Figure::Normal)?; // a knight in the city
 //! let report = game.end_turn()?;
 //!
 //! assert_eq!(report.events[0].points, 4); // 2 tiles × 2 points

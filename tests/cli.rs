@@ -273,3 +273,68 @@ fn recognize_tile_reads_a_rendered_tile_and_survives_junk() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(!text.contains("panicked"));
 }
+
+#[test]
+fn selfplay_and_legal_with_expansions() {
+    let out = meeplecam(&[
+        "selfplay",
+        "--players",
+        "3",
+        "--seed",
+        "2",
+        "--expansions",
+        "river_ii,inns_and_cathedrals",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let record: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        record["expansions"],
+        serde_json::json!(["river_ii", "inns_and_cathedrals"])
+    );
+    // River II's fork is laid first; 71 base tiles (the start tile is not used), 11 river tiles
+    // after the spring and 18 of Inns & Cathedrals.
+    assert_eq!(record["turns"][0]["tile"], "RV12");
+    assert_eq!(record["turns"].as_array().unwrap().len(), 71 + 11 + 18);
+    let path = temp("expansions.json", &record.to_string());
+    assert!(meeplecam(&["score", path.to_str().unwrap()])
+        .status
+        .success());
+    let out = meeplecam(&["selfplay", "--expansions", "dragons"]);
+    assert_eq!(out.status.code(), Some(2));
+
+    // Before any turn of a River I game: a land tile may not be drawn yet; a straight river
+    // tile goes east of the spring, either way round, with farmers but nothing on the river.
+    let path = temp(
+        "river.json",
+        &format!(
+            r#"{{"meeplecam": 1, "expansions": ["river", "inns_and_cathedrals"], "start": {{"tile": "RV0"}}, {TWO_PLAYERS}}}"#
+        ),
+    );
+    let out = meeplecam(&["legal", path.to_str().unwrap(), "--tile", "E"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("river tiles are laid before"));
+    let out = meeplecam(&["legal", path.to_str().unwrap(), "--tile", "RV6", "--json"]);
+    assert!(out.status.success());
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["figures"], serde_json::json!(["normal", "large"]));
+    let placements = report["placements"].as_array().unwrap();
+    let rots: Vec<i64> = placements
+        .iter()
+        .map(|p| p["rot"].as_i64().unwrap())
+        .collect();
+    assert_eq!(rots, [0, 180]);
+    for p in placements {
+        assert_eq!(p["at"], serde_json::json!([1, 0]));
+        let kinds: Vec<&str> = p["followers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["feature"].as_str().unwrap())
+            .collect();
+        assert_eq!(kinds, ["field", "field"]);
+    }
+}

@@ -1,6 +1,8 @@
 //! Replays JCloisterZone's scenario files and six real Board Game Arena games from
 //! `../shared/conformance` and checks every assertion they make. Skips (with a message) when that
-//! folder is absent; fails on any file that is neither supported nor on the known-skip list.
+//! folder is absent; fails on any file that is neither supported nor on the known-skip list, and
+//! on any assertion that fails unless it is a known difference (then our rule's answer is
+//! checked instead).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -9,6 +11,17 @@ use meeplecam::record::jcz::{self, JczError, JczGame};
 use meeplecam::rules::{
     catalogue, FeatureKind, Game, Placement, Port, PortSet, Pos, Rotation, ScoreEvent,
 };
+
+/// Where we differ from an assertion on purpose: file, the assertion, why, and what our rules
+/// give instead (same notation as the assertion).
+const KNOWN_DIFFERENCES: &[(&str, &str, &str, &str)] = &[(
+    "river-II-curve-placement.jcz",
+    "TilePlacement RI.2/RrII options: [2,0] - [90]",
+    "FanCloisterZone also refuses river bends that head towards the other branch's open end; \
+     the rules forbid only immediate U-turns and joining the branches (seed 004, River II and \
+     footnote 17), so the bend south at [2,0] and the bend east at [1,1] are legal",
+    "TilePlacement RI.2/RrII options: [2,0] - [0,90]; [1,1] - [180]",
+)];
 
 fn conformance_dir() -> Option<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance");
@@ -71,9 +84,9 @@ fn load(path: &Path) -> Result<State, JczError> {
         };
         game.place(tile, placement).unwrap();
         if let Some(f) = &turn.follower {
-            game.deploy(f.port.parse().unwrap()).unwrap();
+            game.deploy(f.port.parse().unwrap(), f.figure).unwrap();
         }
-    } else if jcz.is_over() {
+    } else if jcz.is_over().unwrap_or_else(|| game.remaining_total() == 0) {
         events.extend(game.finish().unwrap());
     }
     Ok(State {
@@ -154,17 +167,25 @@ fn parse_spots(text: &str) -> BTreeSet<(String, String, Pos)> {
 
 fn check(state: &State, assertion: &str) -> Result<(), String> {
     let a = assertion.trim_end_matches('.');
+    // FanCloisterZone writes "phase is TilePhase" too.
+    let a = &a.replacen("phase is ", "Phase is ", 1);
     let in_action = state.game.tile_laid();
     let in_tile_phase = !in_action && !state.game.is_over();
     let expect = |ok: bool, what: String| if ok { Ok(()) } else { Err(what) };
     if let Some((name, rest)) = a.split_once(" has ") {
-        let points: u32 = rest.trim_end_matches(" points").parse().map_err(|_| a)?;
+        let points: u32 = rest
+            .trim_end_matches(" points")
+            .parse()
+            .map_err(|_| a.as_str())?;
         let got = state.game.scores()[player(state, name)];
         return expect(got == points, format!("{name} has {got} points"));
     }
     if let Some((name, rest)) = a.split_once(" scored ") {
-        let (feature, points) = rest.split_once(" for ").ok_or(a)?;
-        let points: u32 = points.trim_end_matches(" points").parse().map_err(|_| a)?;
+        let (feature, points) = rest.split_once(" for ").ok_or(a.as_str())?;
+        let points: u32 = points
+            .trim_end_matches(" points")
+            .parse()
+            .map_err(|_| a.as_str())?;
         let p = player(state, name);
         let kind = feature_kind(feature);
         let found = state.events.iter().any(|e| {
@@ -172,14 +193,15 @@ fn check(state: &State, assertion: &str) -> Result<(), String> {
         });
         return expect(found, format!("events: {:?}", state.events));
     }
-    match a {
+    match a.as_str() {
         "Phase is TilePhase" => return expect(in_tile_phase, "not in tile phase".into()),
+        "Phase is GameOverPhase" => return expect(state.game.is_over(), "game not over".into()),
         "Phase is ActionPhase" => return expect(in_action, "not in action phase".into()),
         "Player can pass" | "Undo is allowed" => {
             return expect(in_action, "no tile laid this turn".into())
         }
         "Player can't pass" | "Undo is not allowed" => {
-            return expect(in_tile_phase, "a tile is already laid".into())
+            return expect(!in_action, "a tile is already laid".into())
         }
         "Available action Meeple for SmallFollower" => {
             return expect(!state.game.follower_spots().is_empty(), "no spot".into())
@@ -187,18 +209,23 @@ fn check(state: &State, assertion: &str) -> Result<(), String> {
         _ => {}
     }
     if let Some(tile) = a.strip_prefix("Available action TilePlacement for ") {
+        let id = catalogue().tile_id(tile).ok_or(a.as_str())?;
+        if !state.jcz.forced_draws {
+            // Without a draw order the tile came from JCloisterZone's random draw: check that
+            // it is one the rules let the player draw now.
+            let ok = state.game.can_draw(id);
+            return expect(in_tile_phase && ok.is_ok(), format!("{ok:?}"));
+        }
         let drawn = state.jcz.drawn.as_deref();
-        let want = catalogue()
-            .tile_id(tile)
-            .map(|t| catalogue().tile(t).name.clone());
+        let want = &catalogue().tile(id).name;
         return expect(
-            in_tile_phase && drawn == want.as_deref(),
+            in_tile_phase && drawn == Some(want.as_str()),
             format!("drawn {drawn:?}"),
         );
     }
     if let Some(rest) = a.strip_prefix("TilePlacement ") {
-        let (tile, options) = rest.split_once(" options: ").ok_or(a)?;
-        let id = catalogue().tile_id(tile).ok_or(a)?;
+        let (tile, options) = rest.split_once(" options: ").ok_or(a.as_str())?;
+        let id = catalogue().tile_id(tile).ok_or(a.as_str())?;
         let got: BTreeSet<Placement> = state.game.legal_placements(id).into_iter().collect();
         let want = parse_placements(options);
         return expect(got == want, format!("got {got:?}"));
@@ -239,7 +266,22 @@ fn run_folder(sub: &str) -> usize {
         };
         for assertion in &state.jcz.assertions {
             checked += 1;
-            if let Err(why) = check(&state, assertion) {
+            let known = KNOWN_DIFFERENCES
+                .iter()
+                .find(|(f, a, _, _)| *f == file && a == assertion);
+            let result = match known {
+                Some((_, _, why, ours)) => {
+                    eprintln!("{sub}/{file}: {assertion:?} differs on purpose: {why}");
+                    let theirs_fails = check(&state, assertion).is_err();
+                    check(&state, ours).and_then(|()| {
+                        theirs_fails
+                            .then_some(())
+                            .ok_or("the known difference is gone".to_string())
+                    })
+                }
+                None => check(&state, assertion),
+            };
+            if let Err(why) = result {
                 failures.push(format!("{sub}/{file}: {assertion:?} failed: {why}"));
             }
         }
@@ -258,6 +300,21 @@ fn jcloisterzone_base_scenarios() {
 fn fancloisterzone_base_scenarios() {
     let n = run_folder("fcz/basic");
     eprintln!("{n} assertions checked");
+}
+
+#[test]
+fn jcloisterzone_river_and_inns_scenarios() {
+    // JCloisterZone ships no river scenarios; `jcz/river` is checked if it ever appears.
+    let n = run_folder("jcz/river") + run_folder("jcz/inns-and-cathedrals");
+    eprintln!("{n} assertions checked");
+    assert!(conformance_dir().is_none() || n > 0);
+}
+
+#[test]
+fn fancloisterzone_river_and_inns_scenarios() {
+    let n = run_folder("fcz/river") + run_folder("fcz/inns-and-cathedrals");
+    eprintln!("{n} assertions checked");
+    assert!(conformance_dir().is_none() || n > 0);
 }
 
 #[test]

@@ -3,8 +3,8 @@
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
-use meeplecam::record::{jcz, selfplay::random_record, Record};
-use meeplecam::rules::RuleOptions;
+use meeplecam::record::{jcz, selfplay::random_record_with, Record};
+use meeplecam::rules::{Expansion, RuleOptions};
 
 /// A small valid `.jcz` document in JCloisterZone's shape.
 fn jcz_doc() -> Value {
@@ -22,6 +22,25 @@ fn jcz_doc() -> Value {
             {"type": "COMMIT", "payload": {}}
         ],
         "gameAnnotations": {"drawOrder": ["BA/C", "BA/Rr"]}
+    })
+}
+
+/// A `.jcz` document with The River and Inns & Cathedrals: the spring starts, a large follower.
+fn jcz_doc_expansions() -> Value {
+    json!({
+        "setup": {
+            "sets": {"basic:1": 1, "river/1:1": 1, "inns-and-cathedrals:1": 1},
+            "elements": {"small-follower": 7, "farmers": true, "big-follower": 1, "inn": true, "cathedral": true},
+            "rules": {"inn-and-cathedral-final-scoring": "zero"},
+            "start": [{"tile": "RI/s", "x": 0, "y": 0, "rotation": 0}]
+        },
+        "players": [{"name": "Ann", "slot": 0}, {"name": "Bob", "slot": 1}],
+        "replay": [
+            {"type": "PLACE_TILE", "payload": {"tileId": "RI.1/CICI", "rotation": "R0", "position": [1, 0]}},
+            {"type": "DEPLOY_MEEPLE", "payload": {"pointer": {"position": [1, 0], "feature": "City", "location": "N"}, "meepleId": "0.big.1"}},
+            {"type": "COMMIT", "payload": {}}
+        ],
+        "gameAnnotations": {"drawOrder": ["RI.1/CICI", "RI.1/IFI"]}
     })
 }
 
@@ -65,7 +84,10 @@ fn mutate(node: &mut Value, path: &[usize], replacement: Value) {
 }
 
 fn record_doc() -> Value {
-    let record = random_record("base", 3, RuleOptions::default(), 11).unwrap();
+    let expansions = [Expansion::River, Expansion::InnsAndCathedrals]
+        .into_iter()
+        .collect();
+    let record = random_record_with("base", expansions, 3, RuleOptions::default(), 11).unwrap();
     serde_json::from_str(&record.to_json()).unwrap()
 }
 
@@ -87,9 +109,10 @@ proptest! {
 
     #[test]
     fn mutated_jcz_files_are_errors_or_games(
-        edits in proptest::collection::vec((proptest::collection::vec(0usize..100, 0..6), junk()), 1..4)
+        edits in proptest::collection::vec((proptest::collection::vec(0usize..100, 0..6), junk()), 1..4),
+        expansions in any::<bool>(),
     ) {
-        let mut doc = jcz_doc();
+        let mut doc = if expansions { jcz_doc_expansions() } else { jcz_doc() };
         for (path, value) in edits {
             mutate(&mut doc, &path, value);
         }
@@ -121,6 +144,9 @@ fn the_unmutated_documents_are_valid() {
     let game = jcz::parse(&jcz_doc().to_string()).unwrap();
     let replay = game.record.replay_open().unwrap();
     assert_eq!(replay.game.scores(), &[4, 0]);
+    let game = jcz::parse(&jcz_doc_expansions().to_string()).unwrap();
+    let replay = game.record.replay_open().unwrap();
+    assert_eq!(replay.game.meeples().len(), 1);
 }
 
 #[test]
@@ -174,6 +200,23 @@ fn specific_bad_records_name_the_problem() {
             "turn 1",
         ),
         (json!({"bogus": 1}), "bogus"),
+        (json!({"expansions": ["river", "river"]}), "twice"),
+        (
+            json!({"expansions": ["river"], "start": {"tile": "D"}}),
+            "spring",
+        ),
+        (
+            json!({"turns": [{"tile": "E", "at": [0, -1], "rot": 180, "follower": {"port": "S", "figure": "large"}}]}),
+            "no large follower",
+        ),
+        (
+            json!({"turns": [{"tile": "E", "at": [0, -1], "rot": 180, "follower": {"port": "S", "figure": "giant"}}]}),
+            "giant",
+        ),
+        (
+            json!({"expansions": ["river"], "turns": [{"tile": "E", "at": [0, -1], "rot": 180}]}),
+            "river tiles are laid before land tiles",
+        ),
     ];
     for (patch, needle) in cases {
         let mut doc = base.clone();

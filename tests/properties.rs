@@ -1,21 +1,37 @@
-//! Invariants over thousands of seeded random games.
+//! Invariants over thousands of seeded random games, base game and with The River (I, II) and
+//! Inns & Cathedrals mixed in.
 
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use meeplecam::record::selfplay::random_record;
+use meeplecam::record::selfplay::random_record_with;
 use meeplecam::rules::{
-    selfplay, Dir, Game, Placement, PlayerId, Port, Rotation, RuleOptions, Setup, Turn,
+    selfplay, Deploy, Dir, Expansion, Expansions, Figure, Game, Placement, PlayerId, Port,
+    Rotation, RuleOptions, Setup, Turn,
 };
 
-/// Followers in supply plus followers on the board, per player.
-fn followers_accounted(game: &Game) -> Vec<u32> {
-    let mut n: Vec<u32> = (0..game.players())
-        .map(|p| u32::from(game.supply(PlayerId(p as u8))))
+/// The expansions whose bits are set in `mask` (bit k: `Expansion::ALL[k]`).
+fn expansions(mask: u8) -> Expansions {
+    Expansion::ALL
+        .into_iter()
+        .enumerate()
+        .filter(|(k, _)| mask & 1 << k != 0)
+        .map(|(_, e)| e)
+        .collect()
+}
+
+fn setup(players: usize, mask: u8) -> Setup {
+    Setup::with_expansions("base", expansions(mask), players).unwrap()
+}
+
+/// Figures in supply plus figures on the board, per player and figure.
+fn figures_accounted(game: &Game) -> Vec<[u32; 2]> {
+    let mut n: Vec<[u32; 2]> = (0..game.players())
+        .map(|p| Figure::ALL.map(|f| u32::from(game.figures(PlayerId(p as u8), f))))
         .collect();
     for m in game.meeples() {
-        n[m.player.index()] += 1;
+        n[m.player.index()][m.figure.index()] += 1;
     }
     n
 }
@@ -26,11 +42,11 @@ fn check_listing(game: &Game, rng: &mut ChaCha8Rng) {
         return;
     };
     let listed = game.legal_placements(tile);
-    // Exactly the placements the board accepts: every frontier cell × rotation is tried.
+    // Exactly the placements the game accepts: every frontier cell × rotation is tried.
     for &pos in game.board().frontier() {
         for rot in Rotation::ALL {
             let p = Placement { pos, rot };
-            let accepted = game.board().check(game.catalogue(), tile, p).is_ok();
+            let accepted = game.check_placement(tile, p).is_ok();
             assert_eq!(accepted, listed.contains(&p), "{p:?}");
         }
     }
@@ -40,50 +56,83 @@ fn check_listing(game: &Game, rng: &mut ChaCha8Rng) {
             pos: far,
             rot: Rotation::R0,
         };
-        assert!(game.board().check(game.catalogue(), tile, p).is_err());
+        assert!(game.check_placement(tile, p).is_err());
     }
     if listed.is_empty() {
         return;
     }
-    // Every listed placement and every follower spot of it is accepted, and a follower on any
-    // other port is refused — whether the turn is played in one step or in three.
+    // Every listed placement and every follower spot of it is accepted, with every figure in
+    // supply, and a follower on any other port is refused — whether the turn is played in one
+    // step or in three.
     let p = listed[rng.random_range(0..listed.len())];
     let mut laid = game.clone();
     laid.place(tile, p).expect("listed placement accepted");
     let spots = laid.follower_spots();
     assert_eq!(game.follower_spots_if(tile, p), spots, "preview differs");
+    let seat = game.current_player();
     for port in Port::all() {
-        let free = spots.iter().any(|s| s.ports.contains(port));
-        let mut stepwise = laid.clone();
-        assert_eq!(stepwise.deploy(port).is_ok(), free, "{port} on {p:?}");
-        let mut whole = game.clone();
-        let turn = Turn::Place {
-            tile,
-            placement: p,
-            follower: Some(port),
-        };
-        let played = whole.play(turn);
-        assert_eq!(played.is_ok(), free, "{port} on {p:?}");
-        if played.is_err() {
-            // A refused turn leaves the game untouched.
-            assert_eq!(whole.turn(), game.turn());
-            assert_eq!(whole.board().tiles().len(), game.board().tiles().len());
+        for figure in Figure::ALL {
+            let free = spots.iter().any(|s| s.ports.contains(port));
+            let ok = free && game.figures(seat, figure) > 0;
+            let mut stepwise = laid.clone();
+            assert_eq!(stepwise.deploy(port, figure).is_ok(), ok, "{port} on {p:?}");
+            let mut whole = game.clone();
+            let turn = Turn::Place {
+                tile,
+                placement: p,
+                follower: Some(Deploy { port, figure }),
+            };
+            let played = whole.play(turn);
+            assert_eq!(played.is_ok(), ok, "{port} {figure} on {p:?}");
+            if played.is_err() {
+                // A refused turn leaves the game untouched.
+                assert_eq!(whole.turn(), game.turn());
+                assert_eq!(whole.board().tiles().len(), game.board().tiles().len());
+            }
         }
     }
 }
 
-fn play_checked(seed: u64, players: usize) {
-    let mut game = Game::new(&Setup::new("base", players).unwrap()).unwrap();
+/// The river's shape: land tiles only after the last river tile, and every river tile but the
+/// spring continues exactly one river tile laid before it.
+fn check_river(game: &Game) {
+    let cat = game.catalogue();
+    let tiles = game.board().tiles();
+    let is_river = |t: &meeplecam::rules::board::PlacedTile| cat.tile(t.tile).river.is_some();
+    if let Some(first_land) = tiles.iter().position(|t| !is_river(t)) {
+        assert!(tiles[first_land..].iter().all(|t| !is_river(t)));
+    }
+    for (i, t) in tiles
+        .iter()
+        .enumerate()
+        .skip(1)
+        .filter(|(_, t)| is_river(t))
+    {
+        let earlier = cat
+            .tile(t.tile)
+            .river_sides(t.placement.rot)
+            .filter(|&d| {
+                tiles[..i]
+                    .iter()
+                    .any(|u| u.placement.pos == t.placement.pos.step(d))
+            })
+            .count();
+        assert_eq!(earlier, 1, "river tile {i} at {}", t.placement.pos);
+    }
+}
+
+fn play_checked(seed: u64, players: usize, mask: u8) {
+    let mut game = Game::new(&setup(players, mask)).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut probe = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
-    let followers = vec![7u32; players];
+    let figures = figures_accounted(&game);
     let mut last = vec![0u32; players];
     loop {
         check_listing(&game, &mut probe);
         let Some((_, report)) = selfplay::random_turn(&mut game, &mut rng, 0.6) else {
             break;
         };
-        assert_eq!(followers_accounted(&game), followers);
+        assert_eq!(figures_accounted(&game), figures);
         for (before, now) in last.iter().zip(game.scores()) {
             assert!(now >= before, "a score went down");
         }
@@ -100,6 +149,7 @@ fn play_checked(seed: u64, players: usize) {
                 .any(|&d| game.board().is_occupied(pos.step(d))));
         }
     }
+    check_river(&game);
     assert_eq!(game.remaining_total(), 0);
     game.finish().unwrap();
     for (before, now) in last.iter().zip(game.scores()) {
@@ -112,7 +162,16 @@ proptest! {
 
     #[test]
     fn listed_moves_are_legal_and_followers_are_conserved(seed in any::<u64>(), players in 2usize..=8) {
-        play_checked(seed, players);
+        play_checked(seed, players, 0);
+    }
+
+    #[test]
+    fn with_expansions_listed_moves_are_legal_and_figures_are_conserved(
+        seed in any::<u64>(),
+        players in 2usize..=8,
+        mask in 1u8..8,
+    ) {
+        play_checked(seed, players, mask);
     }
 }
 
@@ -120,9 +179,17 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 
     #[test]
-    fn replaying_a_record_reproduces_its_game(seed in any::<u64>(), players in 2usize..=8) {
-        let record = random_record("base", players, RuleOptions::default(), seed).unwrap();
-        prop_assert_eq!(record.turns.len(), 71);
+    fn replaying_a_record_reproduces_its_game(
+        seed in any::<u64>(),
+        players in 2usize..=8,
+        mask in 0u8..8,
+    ) {
+        let setup = setup(players, mask);
+        let record =
+            random_record_with("base", setup.expansions, players, RuleOptions::default(), seed)
+                .unwrap();
+        let laid_or_discarded = setup.tileset.total() - 1;
+        prop_assert_eq!(record.turns.len(), laid_or_discarded);
         let text = record.to_json();
         let parsed = meeplecam::record::Record::from_json(&text).unwrap();
         prop_assert_eq!(&parsed, &record);
@@ -132,10 +199,10 @@ proptest! {
         prop_assert_eq!(a.game.scores(), b.game.scores());
         // The same seed plays the same game, and the record's replay lands on the engine's own
         // result of that game.
-        let mut game = Game::new(&Setup::new("base", players).unwrap()).unwrap();
+        let mut game = Game::new(&setup).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let (_, events) = selfplay::play_out(&mut game, &mut rng);
         prop_assert_eq!(game.scores(), a.game.scores());
-        prop_assert_eq!(events.len(), a.events.len());
+        prop_assert_eq!(&events, &a.events);
     }
 }

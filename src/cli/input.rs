@@ -17,7 +17,8 @@ pub struct Loaded {
 }
 
 /// Reads a record or `.jcz` file (told apart by content) as a [`Record`], with whether its game
-/// is over (a `.jcz` whose draw order is not used up is still running).
+/// is over (a `.jcz` whose draw order is not used up, or without one whose box is not empty, is
+/// still running).
 pub fn read_record(path: &Path) -> Result<(Record, bool), Failure> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
@@ -27,7 +28,11 @@ pub fn read_record(path: &Path) -> Result<(Record, bool), Failure> {
         .unwrap_or(false);
     if looks_jcz {
         let game = jcz::parse(&text).map_err(|e| bad(e.into()))?;
-        let over = game.is_over();
+        let over = game.is_over().unwrap_or_else(|| {
+            game.record
+                .replay_open()
+                .is_ok_and(|r| r.game.remaining_total() == 0)
+        });
         Ok((game.record, over))
     } else {
         let record = Record::from_json(&text).map_err(|e| bad(e.into()))?;

@@ -17,11 +17,13 @@ pub fn run(path: &Path, tile: &str, as_json: bool) -> Result<(), Failure> {
     let id = cat
         .tile_id(tile)
         .ok_or_else(|| Failure::BadInput(anyhow!("unknown tile {tile:?}")))?;
-    if game.remaining(id) == 0 {
-        return Err(Failure::BadInput(anyhow!(
-            "no tile {tile} is left in the box"
-        )));
-    }
+    game.can_draw(id)
+        .map_err(|e| Failure::BadInput(anyhow!("{e}")))?;
+    let figures: Vec<&str> = game
+        .deployable_figures()
+        .into_iter()
+        .map(|f| f.name())
+        .collect();
     let options: Vec<(Placement, Vec<FollowerSpot>)> = game
         .legal_placements(id)
         .into_iter()
@@ -44,7 +46,7 @@ pub fn run(path: &Path, tile: &str, as_json: bool) -> Result<(), Failure> {
             .collect();
         println!(
             "{:#}",
-            json!({ "tile": cat.tile(id).name, "placements": list })
+            json!({ "tile": cat.tile(id).name, "figures": figures, "placements": list })
         );
         return Ok(());
     }
@@ -53,6 +55,9 @@ pub fn run(path: &Path, tile: &str, as_json: bool) -> Result<(), Failure> {
             "tile {} fits nowhere: discard it and draw again",
             cat.tile(id).name
         );
+    }
+    if figures.len() > 1 {
+        println!("figures in supply: {}", figures.join(", "));
     }
     for (p, spots) in &options {
         let spots: Vec<String> = spots

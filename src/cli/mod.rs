@@ -58,6 +58,9 @@ enum Command {
         /// Tile set.
         #[arg(long, default_value = "base")]
         tileset: String,
+        /// Expansions mixed in, comma-separated (river, river_ii, inns_and_cathedrals).
+        #[arg(long, value_delimiter = ',')]
+        expansions: Vec<String>,
         /// Write the record here instead of standard output.
         #[arg(long)]
         out: Option<PathBuf>,
@@ -124,8 +127,9 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             players,
             seed,
             tileset,
+            expansions,
             out,
-        } => selfplay::run(players, seed, &tileset, out.as_deref()),
+        } => selfplay::run(players, seed, &tileset, &expansions, out.as_deref()),
         #[cfg(feature = "vision")]
         Command::Render(args) => render::run(args),
         #[cfg(feature = "vision")]

@@ -8,6 +8,10 @@ pub const LABEL_RES: usize = 64;
 /// Label of a cell no feature covers (a pocket between features).
 pub const NO_FEATURE: u8 = u8::MAX;
 
+/// Label of a cell covered by something drawn that is no feature: the river, a lake, a road
+/// stub to a city gate, a divider printed in a field.
+pub const SCENERY: u8 = u8::MAX - 1;
+
 /// Which feature (index into the tile type's features) covers each cell of the tile.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LabelMap {

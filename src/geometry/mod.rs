@@ -7,8 +7,8 @@
 mod label;
 mod shape;
 
-pub use label::{LabelMap, LABEL_RES, NO_FEATURE};
-pub use shape::{inside_polygon, FeatureShape, Outline, TileShape};
+pub use label::{LabelMap, LABEL_RES, NO_FEATURE, SCENERY};
+pub use shape::{inside_polygon, FeatureShape, Outline, Scenery, SceneryKind, TileShape};
 
 use crate::rules::Rotation;
 

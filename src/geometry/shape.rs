@@ -1,13 +1,19 @@
-//! Outlines of a tile's features, built from the ports the catalogue gives them.
+//! Outlines of a tile's features and scenery, built from the ports the catalogue gives them.
 
 use std::sync::OnceLock;
 
-use super::label::{LabelMap, LABEL_RES};
+use super::label::{LabelMap, LABEL_RES, SCENERY};
 use super::{port_point, rotate, Point};
 use crate::rules::{catalogue, Attr, Dir, FeatureKind, Port, Rotation, TileId, TileType};
 
 /// Width of a road in tile units.
 pub const ROAD_WIDTH: f32 = 0.12;
+/// Width of the river in tile units.
+pub const RIVER_WIDTH: f32 = 0.14;
+/// Radius of the spring's or a lake's pond.
+const LAKE_RADIUS: f32 = 0.16;
+/// Width of a divider printed across a field.
+const DIVIDER_WIDTH: f32 = 0.05;
 /// Half the side of a cloister building.
 const CLOISTER_HALF: f32 = 0.19;
 const CENTRE: Point = [0.5, 0.5];
@@ -37,15 +43,43 @@ pub struct FeatureShape {
     pub anchor: Point,
 }
 
+/// What a piece of scenery is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SceneryKind {
+    /// A stretch of river.
+    River,
+    /// The pond of the spring or of a lake where the river ends.
+    Lake,
+    /// A short road to a city gate where no follower may stand.
+    Stub,
+    /// A line printed across a field that divides it.
+    Divider,
+}
+
+/// Something drawn that is no feature: nothing stands on it, it only separates fields.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenery {
+    /// What it is.
+    pub kind: SceneryKind,
+    /// Its outline.
+    pub outline: Outline,
+}
+
 /// Everything drawable about one tile type, in catalogue orientation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TileShape {
     /// One entry per feature of the tile type, in the same order.
     pub features: Vec<FeatureShape>,
-    /// Which feature covers each cell.
+    /// Which feature covers each cell ([`SCENERY`] under the scenery).
     pub labels: LabelMap,
+    /// The river, its ponds, road stubs and field dividers, drawn beneath the features.
+    pub scenery: Vec<Scenery>,
     /// Where pennant shields are printed.
     pub pennants: Vec<Point>,
+    /// Where inns stand, by their lakes (Inns & Cathedrals).
+    pub inns: Vec<Point>,
+    /// Where cathedrals stand (Inns & Cathedrals).
+    pub cathedrals: Vec<Point>,
     /// Whether roads meet at a junction house in the centre.
     pub junction: bool,
 }
@@ -80,8 +114,15 @@ impl TileShape {
                 FeatureKind::Field => Outline::Rest,
             })
             .collect();
+        let mut scenery = river(tile);
+        scenery.extend(stubs(tile, &outlines));
+        scenery.extend(dividers(tile, &outlines));
         let mut labels = LabelMap::empty();
-        // Cities first, roads over them (a road runs up to a city's gate), cloisters on top.
+        // Scenery beneath everything (roads and cities bridge the river), then cities, roads over
+        // them (a road runs up to a city's gate), cloisters on top.
+        for piece in &scenery {
+            labels.paint(SCENERY, |p| covers(&piece.outline, p));
+        }
         for kind in [FeatureKind::City, FeatureKind::Road, FeatureKind::Cloister] {
             for (i, f) in tile.features.iter().enumerate() {
                 if f.kind == kind {
@@ -101,12 +142,21 @@ impl TileShape {
             };
             anchors.push(anchor);
         }
-        let mut pennants = Vec::new();
+        let (mut pennants, mut cathedrals, mut inns) = (Vec::new(), Vec::new(), Vec::new());
         for (i, f) in tile.features.iter().enumerate() {
-            for _ in 0..f.count(Attr::Pennant) {
-                // The shield sits at the city's heart; the knight stands beside it.
-                pennants.push(anchors[i]);
-                anchors[i] = beside(&labels, i as u8, anchors[i]);
+            // The shield and the cathedral sit at the city's heart; the knight stands beside.
+            for (attr, spots) in [
+                (Attr::Pennant, &mut pennants),
+                (Attr::Cathedral, &mut cathedrals),
+            ] {
+                for _ in 0..f.count(attr) {
+                    spots.push(anchors[i]);
+                    anchors[i] = beside(&labels, i as u8, anchors[i]);
+                }
+            }
+            // An inn stands in the field beside its road.
+            if f.count(Attr::Inn) > 0 {
+                inns.push(in_field_beside(tile, &labels, anchors[i]));
             }
         }
         let junction = tile
@@ -123,7 +173,10 @@ impl TileShape {
         Ok(TileShape {
             features,
             labels,
+            scenery,
             pennants,
+            inns,
+            cathedrals,
             junction,
         })
     }
@@ -213,6 +266,188 @@ fn road_line(sides: Vec<Dir>) -> Vec<Point> {
     }
 }
 
+fn strip(centreline: Vec<Point>, width: f32) -> Outline {
+    Outline::Strip { centreline, width }
+}
+
+/// A regular polygon approximating a circle.
+fn disc(c: Point, r: f32) -> Vec<Point> {
+    (0..24)
+        .map(|k| {
+            let a = k as f32 * std::f32::consts::TAU / 24.0;
+            [c[0] + r * a.cos(), c[1] + r * a.sin()]
+        })
+        .collect()
+}
+
+/// The river: a stretch edge to edge, arms meeting in the centre at a fork, or one arm to the
+/// pond of a spring or lake.
+fn river(tile: &TileType) -> Vec<Scenery> {
+    let Some(r) = tile.river else {
+        return Vec::new();
+    };
+    let piece = |outline| Scenery {
+        kind: SceneryKind::River,
+        outline,
+    };
+    let sides = dirs(r.ports.iter());
+    match sides.len() {
+        2 => vec![piece(strip(road_line(sides), RIVER_WIDTH))],
+        1 => vec![
+            piece(strip(road_line(sides), RIVER_WIDTH)),
+            Scenery {
+                kind: SceneryKind::Lake,
+                outline: Outline::Area(disc(CENTRE, LAKE_RADIUS)),
+            },
+        ],
+        _ => sides
+            .into_iter()
+            .map(|d| piece(strip(road_line(vec![d]), RIVER_WIDTH)))
+            .collect(),
+    }
+}
+
+/// Walks from `from` towards `to` and returns the first point inside `poly` (or `to`).
+fn reach(from: Point, to: Point, poly: &[Point]) -> Point {
+    let steps = LABEL_RES * 2;
+    (0..=steps)
+        .map(|k| {
+            let t = k as f32 / steps as f32;
+            [
+                from[0] + t * (to[0] - from[0]),
+                from[1] + t * (to[1] - from[1]),
+            ]
+        })
+        .find(|&p| inside_polygon(poly, p))
+        .unwrap_or(to)
+}
+
+/// Where a city's edges are, on average: the direction its gate faces from the centre.
+fn city_target(ports: crate::rules::PortSet) -> Point {
+    let points: Vec<Point> = dirs(ports.iter())
+        .into_iter()
+        .filter_map(|d| port_point(d.port()))
+        .collect();
+    let n = points.len().max(1) as f32;
+    [
+        points.iter().map(|p| p[0]).sum::<f32>() / n,
+        points.iter().map(|p| p[1]).sum::<f32>() / n,
+    ]
+}
+
+/// Where the features meeting in the centre include a city whose walls stop short of it, a
+/// stub runs from the centre to its gate: road-coloured if a road ends there, else water.
+fn stubs(tile: &TileType, outlines: &[Outline]) -> Vec<Scenery> {
+    let hub: Vec<usize> = (0..tile.features.len())
+        .filter(|&i| {
+            let f = &tile.features[i];
+            f.reaches_centre || f.kind == FeatureKind::Cloister
+        })
+        .collect();
+    let river_in_hub = tile.river.is_some_and(|r| r.reaches_centre);
+    let is_city = |i: &usize| tile.features[*i].kind == FeatureKind::City;
+    if !hub.iter().any(is_city) || !(river_in_hub || hub.iter().any(|i| !is_city(i))) {
+        return Vec::new();
+    }
+    let road = hub
+        .iter()
+        .any(|&i| tile.features[i].kind == FeatureKind::Road);
+    let (kind, width) = if road {
+        (SceneryKind::Stub, ROAD_WIDTH)
+    } else {
+        (SceneryKind::River, RIVER_WIDTH)
+    };
+    hub.iter()
+        .filter(|i| is_city(i))
+        .filter_map(|&i| match &outlines[i] {
+            Outline::Area(poly) if !inside_polygon(poly, CENTRE) => Some(Scenery {
+                kind,
+                outline: strip(
+                    vec![
+                        CENTRE,
+                        reach(CENTRE, city_target(tile.features[i].ports), poly),
+                    ],
+                    width,
+                ),
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Lines printed across a field: wherever two neighbouring half-edges belong to different
+/// fields with nothing between them, a divider runs from that corner (or bare edge centre)
+/// towards the nearest city until it meets its walls.
+fn dividers(tile: &TileType, outlines: &[Outline]) -> Vec<Scenery> {
+    let port = |i: usize| Port::from_index(i % 12).expect("boundary position");
+    let field = |i: usize| {
+        tile.feature_at(port(i))
+            .filter(|&f| tile.features[f].kind == FeatureKind::Field)
+    };
+    let bare = |i: usize| {
+        tile.feature_at(port(i)).is_none() && !tile.river.is_some_and(|r| r.ports.contains(port(i)))
+    };
+    let mut out = Vec::new();
+    for side in 0..4 {
+        let corner = rotate([1.0, 0.0], Rotation::from_quarter_turns(side));
+        let edge = port_point(port(3 * side + 1)).expect("edge centre");
+        let pairs = [
+            (3 * side + 2, 3 * side + 3, corner),
+            (3 * side, 3 * side + 2, edge),
+        ];
+        for (a, b, start) in pairs {
+            let across_bare_centre = b - a == 1 || bare(a + 1);
+            let (Some(fa), Some(fb)) = (field(a), field(b)) else {
+                continue;
+            };
+            if fa == fb || !across_bare_centre {
+                continue;
+            }
+            let nearest = tile
+                .features
+                .iter()
+                .zip(outlines)
+                .filter_map(|(f, o)| match o {
+                    Outline::Area(poly) if f.kind == FeatureKind::City => {
+                        let t = city_target(f.ports);
+                        let d = (t[0] - start[0]).powi(2) + (t[1] - start[1]).powi(2);
+                        Some((d, t, poly))
+                    }
+                    _ => None,
+                })
+                .min_by(|x, y| x.0.total_cmp(&y.0));
+            let end = match nearest {
+                Some((_, t, poly)) => reach(start, t, poly),
+                None => CENTRE,
+            };
+            out.push(Scenery {
+                kind: SceneryKind::Divider,
+                outline: strip(vec![start, end], DIVIDER_WIDTH),
+            });
+        }
+    }
+    out
+}
+
+/// A point in a field of `tile` near `p` (an inn beside its road).
+fn in_field_beside(tile: &TileType, labels: &LabelMap, p: Point) -> Point {
+    let r = 0.15f32;
+    (0..8)
+        .map(|k| {
+            let a = k as f32 * std::f32::consts::TAU / 8.0 + std::f32::consts::FRAC_PI_2;
+            [p[0] + r * a.cos(), p[1] + r * a.sin()]
+        })
+        .find(|&q| {
+            (0.05..=0.95).contains(&q[0])
+                && (0.05..=0.95).contains(&q[1])
+                && tile
+                    .features
+                    .get(usize::from(labels.at(q)))
+                    .is_some_and(|f| f.kind == FeatureKind::Field)
+        })
+        .unwrap_or(p)
+}
+
 /// A follower on a road stands a third of the way in from where the road leaves the tile
 /// (for a road that ends in the centre) or at its middle.
 fn road_anchor(line: &[Point]) -> Point {
@@ -280,12 +515,14 @@ fn label_fields(tile: &TileType, labels: &mut LabelMap) -> Result<(), String> {
             continue;
         }
         for port in f.ports.iter() {
-            let edge = port_point(port).expect("fields are named by half-edges");
-            // Step half a cell inside the tile from the edge.
-            let inward = [
-                edge[0] + (0.5 - edge[0]) * 0.04,
-                edge[1] + (0.5 - edge[1]) * 0.04,
-            ];
+            // Half a cell inside the tile from the edge; a field enclosed in the centre there.
+            let inward = match port_point(port) {
+                Some(edge) => [
+                    edge[0] + (0.5 - edge[0]) * 0.04,
+                    edge[1] + (0.5 - edge[1]) * 0.04,
+                ],
+                None => CENTRE,
+            };
             let (ci, cj) = LabelMap::cell_of(inward);
             let Some(pocket) = pockets[cj * LABEL_RES + ci] else {
                 return Err(format!("tile {}: field port {port} is covered", tile.name));
@@ -330,10 +567,10 @@ fn beside(labels: &LabelMap, label: u8, p: Point) -> Point {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::NO_FEATURE;
+    use crate::geometry::{NO_FEATURE, SCENERY};
 
     #[test]
-    fn every_base_tile_is_drawn_with_the_catalogues_fields() {
+    fn every_tile_is_drawn_with_the_catalogues_fields() {
         for tile in catalogue().tiles() {
             let shape = TileShape::build(tile).unwrap_or_else(|e| panic!("{e}"));
             for (i, f) in tile.features.iter().enumerate() {
@@ -376,6 +613,50 @@ mod tests {
     }
 
     #[test]
+    fn rivers_and_scenery_are_drawn_where_the_catalogue_says() {
+        for tile in catalogue().tiles() {
+            let shape = TileShape::build(tile).unwrap();
+            // Just inside each river port lies the river (or a bridge over it).
+            for port in tile.river.iter().flat_map(|r| r.ports.iter()) {
+                let e = port_point(port).unwrap();
+                let inward = [e[0] + (0.5 - e[0]) * 0.05, e[1] + (0.5 - e[1]) * 0.05];
+                assert_eq!(shape.labels.at(inward), SCENERY, "{} {port}", tile.name);
+            }
+            let lakes = shape
+                .scenery
+                .iter()
+                .filter(|s| s.kind == SceneryKind::Lake)
+                .count();
+            let ends = tile.river.map_or(0, |r| r.ports.len());
+            assert_eq!(lakes, usize::from(ends == 1), "{}", tile.name);
+            for (attr, spots) in [
+                (Attr::Inn, &shape.inns),
+                (Attr::Cathedral, &shape.cathedrals),
+            ] {
+                assert_eq!(spots.len() as u32, tile.count(attr), "{}", tile.name);
+            }
+            for &p in &shape.cathedrals {
+                let label = usize::from(shape.labels.at(p));
+                assert_eq!(
+                    tile.features[label].kind,
+                    FeatureKind::City,
+                    "{}",
+                    tile.name
+                );
+            }
+            for &p in &shape.inns {
+                let label = usize::from(shape.labels.at(p));
+                assert_eq!(
+                    tile.features[label].kind,
+                    FeatureKind::Field,
+                    "{}",
+                    tile.name
+                );
+            }
+        }
+    }
+
+    #[test]
     fn shapes_follow_the_pictures() {
         let shape = |n: &str| TileShape::of(catalogue().tile_id(n).unwrap());
         // A city cap: its knight stands near the north edge, fields fill the south.
@@ -385,6 +666,30 @@ mod tests {
         // Junction houses on W, X and L, not on a cloister's road or a straight road.
         assert!(shape("W").junction && shape("X").junction && shape("L").junction);
         assert!(!shape("A").junction && !shape("U").junction && !shape("S").junction);
+        // Base tiles have no scenery; the road to a city gate across the river is a stub, the
+        // field divider of IC7 is one line, and R13's city bridges the river in one piece.
+        let cat = catalogue();
+        for t in cat
+            .tiles()
+            .iter()
+            .filter(|t| t.aliases[0].starts_with("BA/"))
+        {
+            assert!(
+                TileShape::build(t).unwrap().scenery.is_empty(),
+                "{}",
+                t.name
+            );
+        }
+        let kinds =
+            |n: &str| -> Vec<SceneryKind> { shape(n).scenery.iter().map(|s| s.kind).collect() };
+        use SceneryKind::*;
+        assert_eq!(kinds("RV3"), [River, Stub]);
+        assert_eq!(kinds("IC5"), [Stub, Stub]);
+        assert_eq!(kinds("IC7"), [Divider]);
+        assert_eq!(kinds("RV10"), [River, Lake, River]);
+        assert_eq!(kinds("RV12"), [River, River, River]);
+        let bridge = shape("RV13");
+        assert_eq!(bridge.labels.at([0.5, 0.5]), 0);
         // One shield per pennant, inside the city.
         for name in ["C", "F", "M", "O", "Q", "S"] {
             let s = shape(name);

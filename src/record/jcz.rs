@@ -3,11 +3,16 @@
 //! A `.jcz` file lists the tile sets, players, a replay of actions (lay a tile, deploy a
 //! follower, pass, commit) and often the forced draw order. JCloisterZone's semantics carry over:
 //! a drawn tile that appears in the draw order but was never laid fitted nowhere and was
-//! discarded, and once the draw order is used up the game ends with final scoring.
+//! discarded, and once the draw order is used up (or the turn named `endTurn` is played) the game
+//! ends with final scoring. An element (farmers, inns, cathedrals) is in play when the setup
+//! lists it: FanCloisterZone's files list some as `false` and still score them.
 
 use serde_json::Value;
 
-use crate::rules::{catalogue, Colour, FeatureKind, Port, PortSet, Pos, RuleOptions, TileId};
+use crate::rules::{
+    catalogue, Colour, Expansion, FeatureKind, Figure, FinalInnsCathedrals, Port, PortSet, Pos,
+    RuleOptions, TileId,
+};
 
 use super::{FollowerEntry, PlayerEntry, Record, StartEntry, TurnEntry, FORMAT_VERSION};
 
@@ -24,12 +29,22 @@ pub struct JczGame {
     pub description: String,
     /// The test's assertions (English sentences), if the file is a scenario.
     pub assertions: Vec<String>,
+    /// Whether the file gives the draw order (without one, the next tile is unknown).
+    pub forced_draws: bool,
 }
 
 impl JczGame {
-    /// Whether the draw order is used up after the last committed turn (the game is over).
-    pub fn is_over(&self) -> bool {
-        self.pending.is_none() && self.drawn.is_none()
+    /// Whether the game is over after the last committed turn: the draw order is used up, or
+    /// the scenario's last turn was played. `None` when the file gives no draw order: then the
+    /// game is over once the box is empty, which only a replay tells.
+    pub fn is_over(&self) -> Option<bool> {
+        if self.pending.is_some() {
+            Some(false)
+        } else if self.forced_draws {
+            Some(self.drawn.is_none())
+        } else {
+            None
+        }
     }
 }
 
@@ -90,7 +105,7 @@ fn tile_name(id: &str) -> Result<String, JczError> {
 pub fn parse(text: &str) -> Result<JczGame, JczError> {
     let root: Value = serde_json::from_str(text).map_err(|e| JczError::Json(e.to_string()))?;
     let setup = field(&root, "setup")?;
-    let (tileset, options) = sets_and_options(setup)?;
+    let (tileset, expansions, options) = sets_and_options(setup)?;
     let start = start_tile(setup)?;
     let players = players(&root)?;
     let draw_order: Option<Vec<String>> = match root.pointer("/gameAnnotations/drawOrder") {
@@ -105,7 +120,15 @@ pub fn parse(text: &str) -> Result<JczGame, JczError> {
         None => None,
     };
     let (laid, pending) = replay_turns(field(&root, "replay")?)?;
-    let (turns, drawn) = merge_draws(laid, pending.as_ref(), draw_order)?;
+    let forced_draws = draw_order.is_some();
+    let (turns, mut drawn) = merge_draws(laid, pending.as_ref(), draw_order)?;
+    if let Some(end) = root.pointer("/gameAnnotations/endTurn") {
+        let end = usize::try_from(int(end, "endTurn")?).map_err(|_| malformed("endTurn"))?;
+        let played = turns.iter().filter(|t| !t.discard).count();
+        if pending.is_none() && played >= end {
+            drawn = None;
+        }
+    }
     let test = root.get("test");
     let assertions = test
         .and_then(|t| t.get("assertions"))
@@ -126,7 +149,7 @@ pub fn parse(text: &str) -> Result<JczGame, JczError> {
         record: Record {
             meeplecam: FORMAT_VERSION,
             tileset,
-            expansions: Vec::new(),
+            expansions,
             options,
             players,
             start: Some(start),
@@ -136,49 +159,77 @@ pub fn parse(text: &str) -> Result<JczGame, JczError> {
         drawn,
         description,
         assertions,
+        forced_draws,
     })
 }
 
-fn sets_and_options(setup: &Value) -> Result<(String, RuleOptions), JczError> {
+type Setup = (String, Vec<Expansion>, RuleOptions);
+
+fn sets_and_options(setup: &Value) -> Result<Setup, JczError> {
     let sets = field(setup, "sets")?
         .as_object()
         .ok_or_else(|| malformed("sets is not an object"))?;
     let mut tileset = None;
+    let mut expansions = Vec::new();
     for (name, count) in sets {
         match (name.as_str(), count.as_i64()) {
             ("basic:1", Some(1)) => tileset = Some("base".to_string()),
+            ("river/1:1", Some(1)) => expansions.push(Expansion::River),
+            ("river/2:1", Some(1)) => expansions.push(Expansion::RiverIi),
+            ("inns-and-cathedrals:1", Some(1)) => expansions.push(Expansion::InnsAndCathedrals),
             _ => return Err(JczError::Unsupported(format!("tile set {name} × {count}"))),
         }
     }
-    let tileset = tileset.ok_or_else(|| malformed("no tile set"))?;
+    let tileset = tileset.ok_or_else(|| malformed("no base tile set"))?;
+    expansions.sort();
+    // With Inns & Cathedrals, inns and cathedrals count only if their elements are listed.
+    let inns = expansions.contains(&Expansion::InnsAndCathedrals);
     let mut options = RuleOptions {
         farmers: false,
+        inns: !inns,
+        cathedrals: !inns,
         ..RuleOptions::default()
     };
+    let mut large = 0;
     if let Some(elements) = setup.get("elements").and_then(Value::as_object) {
         for (name, value) in elements {
+            let count = || {
+                value
+                    .as_u64()
+                    .and_then(|n| u8::try_from(n).ok())
+                    .ok_or_else(|| malformed(format!("{name} count")))
+            };
             match name.as_str() {
-                "farmers" => options.farmers = value.as_bool() == Some(true),
-                "small-follower" => {
-                    options.followers = value
-                        .as_u64()
-                        .and_then(|n| u8::try_from(n).ok())
-                        .ok_or_else(|| malformed("small-follower count"))?;
-                }
+                "farmers" => options.farmers = true,
+                "small-follower" => options.followers = count()?,
+                "big-follower" => large = count()?,
+                "inn" if inns => options.inns = true,
+                "cathedral" if inns => options.cathedrals = true,
                 other => return Err(JczError::Unsupported(format!("element {other}"))),
             }
         }
+    }
+    if large != u8::from(inns) {
+        return Err(JczError::Unsupported(format!(
+            "{large} large followers (Inns & Cathedrals gives each player one)"
+        )));
     }
     if let Some(rules) = setup.get("rules").and_then(Value::as_object) {
         for (name, value) in rules {
             match (name.as_str(), value.as_str()) {
                 ("tiny-city-scoring", Some("2")) => options.tiny_city = true,
                 ("tiny-city-scoring", Some("4")) => options.tiny_city = false,
+                ("inn-and-cathedral-final-scoring", Some("zero")) => {
+                    options.final_inns_cathedrals = FinalInnsCathedrals::Zero;
+                }
+                ("inn-and-cathedral-final-scoring", Some("ignore")) => {
+                    options.final_inns_cathedrals = FinalInnsCathedrals::Ignore;
+                }
                 _ => return Err(JczError::Unsupported(format!("rule {name} = {value}"))),
             }
         }
     }
-    Ok((tileset, options))
+    Ok((tileset, expansions, options))
 }
 
 fn start_tile(setup: &Value) -> Result<StartEntry, JczError> {
@@ -258,9 +309,11 @@ fn replay_turns(replay: &Value) -> Result<(Vec<TurnEntry>, Option<TurnEntry>), J
                     .as_mut()
                     .ok_or_else(|| malformed("a follower before its tile"))?;
                 let meeple = string(payload, "meepleId")?;
-                if !meeple.contains(".small.") {
-                    return Err(JczError::Unsupported(format!("figure {meeple}")));
-                }
+                let figure = match meeple.split('.').nth(1) {
+                    Some("small") => Figure::Normal,
+                    Some("big") => Figure::Large,
+                    _ => return Err(JczError::Unsupported(format!("figure {meeple}"))),
+                };
                 let pointer = field(payload, "pointer")?;
                 if Some(position(field(pointer, "position")?)?) != turn.at {
                     return Err(malformed("a follower off the tile just laid"));
@@ -270,7 +323,7 @@ fn replay_turns(replay: &Value) -> Result<(Vec<TurnEntry>, Option<TurnEntry>), J
                     string(pointer, "feature")?,
                     string(pointer, "location")?,
                 )?;
-                turn.follower = Some(FollowerEntry { port });
+                turn.follower = Some(FollowerEntry { port, figure });
             }
             "PASS" => {}
             "COMMIT" => {
@@ -409,6 +462,37 @@ mod tests {
         assert!(location_ports("Q").is_err());
         assert!(location_ports("NL.XX").is_err());
         assert!(location_ports("").map(PortSet::is_empty).unwrap_or(true));
+    }
+
+    #[test]
+    fn expansion_sets_elements_and_figures_are_read() {
+        let doc = |sets: &str, elements: &str, meeple: &str| {
+            format!(
+                r#"{{"setup": {{"sets": {{{sets}}}, "elements": {{{elements}}},
+                "start": [{{"tile": "BA/RCr", "x": 0, "y": 0, "rotation": 0}}]}},
+                "players": [{{"name": "a", "slot": 0}}],
+                "replay": [{{"type": "PLACE_TILE", "payload": {{"tileId": "BA/C", "rotation": "R180", "position": [0, -1]}}}},
+                {{"type": "DEPLOY_MEEPLE", "payload": {{"pointer": {{"position": [0, -1], "feature": "City", "location": "S"}}, "meepleId": "{meeple}"}}}},
+                {{"type": "COMMIT", "payload": {{}}}}]}}"#
+            )
+        };
+        let ic = r#""basic:1": 1, "inns-and-cathedrals:1": 1"#;
+        let game = parse(&doc(ic, r#""big-follower": 1, "inn": false"#, "0.big.1")).unwrap();
+        assert_eq!(game.record.expansions, [Expansion::InnsAndCathedrals]);
+        assert!(game.record.options.inns, "listed elements are in play");
+        assert!(!game.record.options.cathedrals);
+        let turn = &game.record.turns[0];
+        assert_eq!(turn.follower.as_ref().unwrap().figure, Figure::Large);
+        assert_eq!(game.is_over(), None, "no draw order: the box tells");
+        for (sets, elements, meeple) in [
+            (ic, "", "0.small.1"),
+            (r#""basic:1": 1"#, r#""big-follower": 1"#, "0.small.1"),
+            (ic, r#""big-follower": 1"#, "0.abbot.1"),
+            (r#""basic:1": 1, "river/1:2": 1"#, "", "0.small.1"),
+        ] {
+            let err = parse(&doc(sets, elements, meeple)).unwrap_err();
+            assert!(matches!(err, JczError::Unsupported(_)), "{err}");
+        }
     }
 
     #[test]

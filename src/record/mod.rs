@@ -20,7 +20,7 @@ pub mod selfplay;
 
 use serde::{Deserialize, Serialize};
 
-use crate::rules::{Colour, Pos, RuleOptions};
+use crate::rules::{Colour, Expansion, Figure, Pos, RuleOptions};
 
 pub use replay::{setup_of, turn_of, Replay, ReplayError};
 
@@ -33,12 +33,12 @@ pub const FORMAT_VERSION: u32 = 1;
 pub struct Record {
     /// Format version; must be [`FORMAT_VERSION`].
     pub meeplecam: u32,
-    /// The tile set (`base`, `bigbox`).
+    /// The base box (`base`, `bigbox`).
     #[serde(default = "default_tileset")]
     pub tileset: String,
-    /// Expansions mixed in (none yet for the base game).
+    /// Expansions mixed in (`river`, `river_ii`, `inns_and_cathedrals`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub expansions: Vec<String>,
+    pub expansions: Vec<Expansion>,
     /// Rule options.
     #[serde(default)]
     pub options: RuleOptions,
@@ -113,6 +113,13 @@ pub struct TurnEntry {
 pub struct FollowerEntry {
     /// A port of the feature it stands on, in board frame (`N`, `SL`, `C`, …).
     pub port: String,
+    /// Which figure: `normal` (the default) or `large` (Inns & Cathedrals).
+    #[serde(default, skip_serializing_if = "is_normal")]
+    pub figure: Figure,
+}
+
+fn is_normal(figure: &Figure) -> bool {
+    *figure == Figure::Normal
 }
 
 /// Why a record file cannot be read.

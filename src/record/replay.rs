@@ -1,7 +1,8 @@
 //! Replaying a record through the rules engine.
 
 use crate::rules::{
-    catalogue, Colour, Game, Placement, Port, Rotation, ScoreEvent, Setup, TileId, Turn,
+    catalogue, Colour, Deploy, Expansions, Game, Placement, Port, Rotation, ScoreEvent, Setup,
+    TileId, Turn,
 };
 
 use super::{Record, TurnEntry};
@@ -72,11 +73,14 @@ pub(super) fn replay(record: &Record, finish: bool) -> Result<Replay, ReplayErro
 /// The engine setup a record asks for.
 pub fn setup_of(record: &Record) -> Result<Setup, ReplayError> {
     let bad = |s: String| ReplayError::Setup(s);
-    if let Some(x) = record.expansions.first() {
-        return Err(bad(format!("expansion {x:?} is not supported yet")));
+    for (i, x) in record.expansions.iter().enumerate() {
+        if record.expansions[..i].contains(x) {
+            return Err(bad(format!("expansion {x} is listed twice")));
+        }
     }
-    let mut setup =
-        Setup::new(&record.tileset, record.players.len()).map_err(|e| bad(e.to_string()))?;
+    let expansions: Expansions = record.expansions.iter().copied().collect();
+    let mut setup = Setup::with_expansions(&record.tileset, expansions, record.players.len())
+        .map_err(|e| bad(e.to_string()))?;
     setup.options = record.options;
     if record.options.followers == 0 {
         return Err(bad("players need at least one follower".into()));
@@ -135,7 +139,10 @@ pub fn turn_of(entry: &TurnEntry) -> Result<Turn, String> {
     let pos = entry.at.ok_or("a laid tile needs \"at\"")?;
     let rot = rotation(entry.rot.ok_or("a laid tile needs \"rot\"")?)?;
     let follower = match &entry.follower {
-        Some(f) => Some(f.port.parse::<Port>().map_err(|e| e.to_string())?),
+        Some(f) => Some(Deploy {
+            port: f.port.parse::<Port>().map_err(|e| e.to_string())?,
+            figure: f.figure,
+        }),
         None => None,
     };
     Ok(Turn::Place {

@@ -3,7 +3,7 @@
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::rules::{selfplay, Colour, Game, RuleOptions, Setup, SetupError, Turn};
+use crate::rules::{selfplay, Colour, Expansions, Game, RuleOptions, Setup, SetupError, Turn};
 
 use super::{FollowerEntry, PlayerEntry, Record, TurnEntry, FORMAT_VERSION};
 
@@ -14,7 +14,18 @@ pub fn random_record(
     options: RuleOptions,
     seed: u64,
 ) -> Result<Record, SetupError> {
-    let mut setup = Setup::new(tileset, players)?;
+    random_record_with(tileset, Expansions::NONE, players, options, seed)
+}
+
+/// Plays a random legal game with expansions mixed in.
+pub fn random_record_with(
+    tileset: &str,
+    expansions: Expansions,
+    players: usize,
+    options: RuleOptions,
+    seed: u64,
+) -> Result<Record, SetupError> {
+    let mut setup = Setup::with_expansions(tileset, expansions, players)?;
     setup.options = options;
     let mut game = Game::new(&setup)?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -40,8 +51,9 @@ pub fn random_record(
                 tile: cat.tile(tile).name.clone(),
                 at: Some(placement.pos),
                 rot: Some(placement.rot.degrees()),
-                follower: follower.map(|p| FollowerEntry {
-                    port: p.name().to_string(),
+                follower: follower.map(|d| FollowerEntry {
+                    port: d.port.name().to_string(),
+                    figure: d.figure,
                 }),
                 discard: false,
             },
@@ -50,7 +62,7 @@ pub fn random_record(
     Ok(Record {
         meeplecam: FORMAT_VERSION,
         tileset: tileset.to_string(),
-        expansions: Vec::new(),
+        expansions: expansions.iter().collect(),
         options,
         players: Colour::ALL[..players]
             .iter()

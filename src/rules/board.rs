@@ -98,6 +98,15 @@ pub enum PlacementError {
         /// What the neighbour shows.
         theirs: EdgeKind,
     },
+    /// A river tile that does not continue the river from an open end.
+    #[error("a river tile must continue the river from one of its open ends")]
+    RiverNotContinued,
+    /// A river tile that would join two stretches of river.
+    #[error("the river may not be joined to another stretch of river")]
+    RiverJoined,
+    /// A river tile that would turn the river back on itself.
+    #[error("the river may not make an immediate U-turn")]
+    RiverUTurn,
 }
 
 /// The placed tiles and the empty cells beside them.

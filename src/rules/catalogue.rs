@@ -1,4 +1,5 @@
-//! The tile catalogue: every tile type and tile set, read from the data files in `data/`.
+//! The tile catalogue: every tile type, base box and expansion, read from the data files in
+//! `data/`.
 
 use std::sync::OnceLock;
 
@@ -6,9 +7,14 @@ use rustc_hash::FxHashMap;
 
 use super::fields::add_fields;
 use super::port::{Port, PortSet};
-use super::tile::{Attr, FeatureDef, FeatureKind, TileId, TileType};
+use super::tile::{Attr, FeatureDef, FeatureKind, RiverDef, TileId, TileType};
 
-const BASE_DATA: &str = include_str!("data/base.tiles");
+/// The built-in data files, in load order.
+const DATA: [(&str, &str); 3] = [
+    ("base.tiles", include_str!("data/base.tiles")),
+    ("river.tiles", include_str!("data/river.tiles")),
+    ("inns.tiles", include_str!("data/inns.tiles")),
+];
 
 /// A box of tiles: how many of each type, and which one starts the game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,17 +34,38 @@ impl TileSet {
     }
 }
 
-/// All known tile types and tile sets.
+/// The tiles an expansion adds to a base box, and how they enter the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExpansionSet {
+    /// The expansion's name in records (`"river"`).
+    pub name: String,
+    /// A tile laid instead of the base box's start tile (the river's spring).
+    pub start: Option<TileId>,
+    /// A tile laid in the first turn (River II's fork).
+    pub first: Option<TileId>,
+    /// A tile laid after all the expansion's other tiles (the lake).
+    pub last: Option<TileId>,
+    /// Tiles of other expansions this one replaces when both are in play (River II drops River
+    /// I's lake).
+    pub replaces: Vec<TileId>,
+    /// Number of tiles of each type, `start` included.
+    pub counts: Vec<(TileId, u8)>,
+}
+
+/// All known tile types, base boxes and expansions.
 pub struct Catalogue {
     tiles: Vec<TileType>,
     sets: Vec<TileSet>,
+    expansions: Vec<ExpansionSet>,
     by_name: FxHashMap<String, TileId>,
 }
 
-/// An error in catalogue data, with the line it is on.
+/// An error in catalogue data, with the file and line it is on.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("catalogue line {line}: {message}")]
+#[error("catalogue {file} line {line}: {message}")]
 pub struct CatalogueError {
+    /// The data file.
+    pub file: String,
     /// 1-based line number.
     pub line: usize,
     /// What is wrong.
@@ -49,9 +76,10 @@ impl std::fmt::Debug for Catalogue {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "Catalogue({} tiles, {} sets)",
+            "Catalogue({} tiles, {} sets, {} expansions)",
             self.tiles.len(),
-            self.sets.len()
+            self.sets.len(),
+            self.expansions.len()
         )
     }
 }
@@ -60,72 +88,127 @@ impl std::fmt::Debug for Catalogue {
 pub fn catalogue() -> &'static Catalogue {
     static CATALOGUE: OnceLock<Catalogue> = OnceLock::new();
     CATALOGUE.get_or_init(|| {
-        Catalogue::parse(BASE_DATA).expect("built-in tile data is checked by the test suite")
+        Catalogue::parse_files(&DATA).expect("built-in tile data is checked by the test suite")
     })
 }
 
+/// The words of a `set` or `expansion` line, read.
+struct SetLine {
+    name: String,
+    start: Option<TileId>,
+    first: Option<TileId>,
+    last: Option<TileId>,
+    replaces: Vec<TileId>,
+    counts: Vec<(TileId, u8)>,
+}
+
 impl Catalogue {
-    /// Parses catalogue data (see `data/base.tiles` for the format).
+    /// Parses one data file (see `data/base.tiles` for the format).
     pub fn parse(text: &str) -> Result<Catalogue, CatalogueError> {
+        Catalogue::parse_files(&[("data", text)])
+    }
+
+    /// Parses several data files into one catalogue; later files may use earlier files' tiles.
+    pub fn parse_files(files: &[(&str, &str)]) -> Result<Catalogue, CatalogueError> {
         let mut cat = Catalogue {
             tiles: Vec::new(),
             sets: Vec::new(),
+            expansions: Vec::new(),
             by_name: FxHashMap::default(),
         };
+        for (file, text) in files {
+            cat.parse_into(file, text)?;
+        }
+        Ok(cat)
+    }
+
+    fn parse_into(&mut self, file: &str, text: &str) -> Result<(), CatalogueError> {
         for (n, raw) in text.lines().enumerate() {
             let line = raw.split('#').next().unwrap_or("").trim();
             let err = |message: String| CatalogueError {
+                file: file.to_string(),
                 line: n + 1,
                 message,
             };
             if let Some(rest) = line.strip_prefix("tile ") {
                 let tile = parse_tile(rest).map_err(err)?;
-                let id = TileId(cat.tiles.len() as u16);
+                let id = TileId(self.tiles.len() as u16);
                 for name in std::iter::once(&tile.name).chain(&tile.aliases) {
-                    if cat.by_name.insert(name.clone(), id).is_some() {
+                    if self.by_name.insert(name.clone(), id).is_some() {
                         return Err(err(format!("tile name {name} used twice")));
                     }
                 }
-                cat.tiles.push(tile);
+                self.tiles.push(tile);
             } else if let Some(rest) = line.strip_prefix("set ") {
-                let set = cat.parse_set(rest).map_err(err)?;
-                cat.sets.push(set);
+                let set = self.parse_set(rest).map_err(err)?;
+                let start = set
+                    .start
+                    .ok_or_else(|| err("set without start=TILE".into()))?;
+                if set.first.is_some() || set.last.is_some() || !set.replaces.is_empty() {
+                    return Err(err("first, last and replaces are for expansions".into()));
+                }
+                self.sets.push(TileSet {
+                    name: set.name,
+                    start,
+                    counts: set.counts,
+                });
+            } else if let Some(rest) = line.strip_prefix("expansion ") {
+                let set = self.parse_set(rest).map_err(err)?;
+                self.expansions.push(ExpansionSet {
+                    name: set.name,
+                    start: set.start,
+                    first: set.first,
+                    last: set.last,
+                    replaces: set.replaces,
+                    counts: set.counts,
+                });
             } else if !line.is_empty() {
-                return Err(err(format!("expected `tile` or `set`, found {line:?}")));
+                return Err(err(format!(
+                    "expected `tile`, `set` or `expansion`, found {line:?}"
+                )));
             }
         }
-        Ok(cat)
+        Ok(())
     }
 
-    fn parse_set(&self, rest: &str) -> Result<TileSet, String> {
+    fn parse_set(&self, rest: &str) -> Result<SetLine, String> {
         let mut words = rest.split_whitespace();
         let name = words.next().ok_or("set without a name")?.to_string();
-        let mut start = None;
-        let mut counts = Vec::new();
+        let tile = |value: &str| {
+            self.tile_id(value)
+                .ok_or_else(|| format!("unknown tile {value}"))
+        };
+        let mut set = SetLine {
+            name,
+            start: None,
+            first: None,
+            last: None,
+            replaces: Vec::new(),
+            counts: Vec::new(),
+        };
         for w in words {
             let (key, value) = w
                 .split_once('=')
                 .ok_or(format!("expected KEY=VALUE, found {w}"))?;
-            if key == "start" {
-                start = Some(
-                    self.tile_id(value)
-                        .ok_or(format!("unknown start tile {value}"))?,
-                );
-            } else {
-                let id = self.tile_id(key).ok_or(format!("unknown tile {key}"))?;
-                let n: u8 = value.parse().map_err(|_| format!("bad count {value}"))?;
-                counts.push((id, n));
+            match key {
+                "start" => set.start = Some(tile(value)?),
+                "first" => set.first = Some(tile(value)?),
+                "last" => set.last = Some(tile(value)?),
+                "replaces" => {
+                    set.replaces = value.split(',').map(tile).collect::<Result<_, _>>()?
+                }
+                _ => {
+                    let n: u8 = value.parse().map_err(|_| format!("bad count {value}"))?;
+                    set.counts.push((tile(key)?, n));
+                }
             }
         }
-        let start = start.ok_or("set without start=TILE")?;
-        if !counts.iter().any(|&(id, n)| id == start && n > 0) {
-            return Err("the start tile must be counted in the set".into());
+        for special in [set.start, set.first, set.last].into_iter().flatten() {
+            if !set.counts.iter().any(|&(id, n)| id == special && n > 0) {
+                return Err("start, first and last tiles must be counted in the set".into());
+            }
         }
-        Ok(TileSet {
-            name,
-            start,
-            counts,
-        })
+        Ok(set)
     }
 
     /// All tile types; a [`TileId`] indexes this slice.
@@ -143,14 +226,19 @@ impl Catalogue {
         self.by_name.get(name).copied()
     }
 
-    /// All tile sets.
+    /// All base boxes.
     pub fn sets(&self) -> &[TileSet] {
         &self.sets
     }
 
-    /// The tile set with the given name.
+    /// The base box with the given name.
     pub fn set(&self, name: &str) -> Option<&TileSet> {
         self.sets.iter().find(|s| s.name == name)
+    }
+
+    /// The tiles of the expansion with the given name.
+    pub fn expansion(&self, name: &str) -> Option<&ExpansionSet> {
+        self.expansions.iter().find(|s| s.name == name)
     }
 }
 
@@ -166,18 +254,69 @@ fn parse_tile(rest: &str) -> Result<TileType, String> {
         _ => return Err("expected `tile NAME [ALIASES] | FEATURE ...`".into()),
     };
     let mut features = Vec::new();
+    let mut river = None;
+    let mut fields = Vec::new();
     for part in parts {
-        features.push(parse_feature(part)?);
+        let mut words = part.split_whitespace();
+        match words.next() {
+            Some("river") if river.is_none() => river = Some(parse_river(words)?),
+            Some("river") => return Err(format!("tile {name}: two rivers")),
+            Some("field") => fields.push(parse_field(words)?),
+            _ => features.push(parse_feature(part)?),
+        }
     }
-    let mut used = PortSet::EMPTY;
+    let mut used = river.map_or(PortSet::EMPTY, |r| r.ports);
     for f in &features {
         if f.ports.intersects(used) {
             return Err(format!("tile {name}: two features share a port"));
         }
         used = used.union(f.ports);
     }
-    add_fields(&mut features);
-    Ok(TileType::new(name, aliases, features))
+    for ports in &fields {
+        if ports.intersects(used) {
+            return Err(format!("tile {name}: a field overlaps a feature"));
+        }
+        used = used.union(*ports);
+    }
+    if features.iter().any(|f| f.bridge) && river.is_none() {
+        return Err(format!("tile {name}: a bridge without a river"));
+    }
+    add_fields(&mut features, river, &fields);
+    Ok(TileType::new(name, aliases, features, river))
+}
+
+/// `river N S [*]`
+fn parse_river<'a>(words: impl Iterator<Item = &'a str>) -> Result<RiverDef, String> {
+    let mut river = RiverDef {
+        ports: PortSet::EMPTY,
+        reaches_centre: false,
+    };
+    for w in words {
+        match w.parse::<Port>() {
+            _ if w == "*" => river.reaches_centre = true,
+            Ok(p) if p.is_edge_centre() => river.ports = river.ports.with(p),
+            _ => return Err(format!("river word {w:?} is not an edge centre or *")),
+        }
+    }
+    if river.ports.is_empty() {
+        return Err("river without ports".into());
+    }
+    Ok(river)
+}
+
+/// `field NL NR` (half-edges) or `field C` (a field enclosed in the centre).
+fn parse_field<'a>(words: impl Iterator<Item = &'a str>) -> Result<PortSet, String> {
+    let mut ports = PortSet::EMPTY;
+    for w in words {
+        match w.parse::<Port>() {
+            Ok(p) if p.is_half_edge() || p == Port::CENTRE => ports = ports.with(p),
+            _ => return Err(format!("field word {w:?} is not a half-edge or C")),
+        }
+    }
+    if ports.is_empty() {
+        return Err("field without ports".into());
+    }
+    Ok(ports)
 }
 
 fn parse_feature(text: &str) -> Result<FeatureDef, String> {
@@ -190,9 +329,12 @@ fn parse_feature(text: &str) -> Result<FeatureDef, String> {
     let mut ports = PortSet::EMPTY;
     let mut attrs = Vec::new();
     let mut reaches_centre = false;
+    let mut bridge = false;
     for w in words {
         if w == "*" {
             reaches_centre = true;
+        } else if w == "bridge" && kind == FeatureKind::City {
+            bridge = true;
         } else if let Ok(p) = w.parse::<Port>() {
             if !p.is_edge_centre() {
                 return Err(format!("{kind_name} port {w} must be an edge centre"));
@@ -215,12 +357,14 @@ fn parse_feature(text: &str) -> Result<FeatureDef, String> {
         attrs,
         reaches_centre,
         cities: Vec::new(),
+        bridge,
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::{Dir, EdgeKind, Rotation};
 
     fn fields_of(name: &str) -> Vec<(String, Vec<String>)> {
         let cat = catalogue();
@@ -252,6 +396,30 @@ mod tests {
     fn sorted(mut v: Vec<(String, Vec<String>)>) -> Vec<(String, Vec<String>)> {
         v.sort();
         v
+    }
+
+    #[test]
+    fn rivers_inns_and_cathedrals_are_printed_where_the_data_says() {
+        let cat = catalogue();
+        let tile = |n: &str| cat.tile(cat.tile_id(n).unwrap());
+        // A river edge is an edge kind of its own; the river is no feature.
+        let fork = tile("RV12");
+        let sides: Vec<Dir> = fork.river_sides(Rotation::R0).collect();
+        assert_eq!(sides, [Dir::N, Dir::E, Dir::W]);
+        assert_eq!(fork.edge(Dir::S, Rotation::R0), EdgeKind::Field);
+        assert_eq!(fork.edge(Dir::W, Rotation::R90), EdgeKind::Field);
+        assert_eq!(fork.edge(Dir::N, Rotation::R90), EdgeKind::River);
+        assert_eq!(fork.feature_at("N".parse().unwrap()), None);
+        // The spring's field wraps round it (seed 004, River footnote 2).
+        assert_eq!(fields_of("RV0"), [field("NL NR EL ER SL SR WL WR", &[])]);
+        // Inns and cathedrals sit on one feature each.
+        assert_eq!(tile("IC14").count(Attr::Inn), 1);
+        assert_eq!(tile("IC1").count(Attr::Cathedral), 1);
+        assert_eq!(tile("RV15").count(Attr::Inn), 1);
+        let ext = cat.expansion("river_ii").unwrap();
+        assert_eq!(ext.first, cat.tile_id("RV12"));
+        assert_eq!(ext.last, cat.tile_id("RV11"));
+        assert_eq!(ext.replaces, [cat.tile_id("RV1").unwrap()]);
     }
 
     #[test]
@@ -355,6 +523,16 @@ mod tests {
             ("tile Z | road N\nset s start=Z Z=0", 2),
             ("tile Z | road N\ntile Z | road S", 2),
             ("bogus", 1),
+            ("tile Z | river NL", 1),
+            ("tile Z | river", 1),
+            ("tile Z | river N | river S", 1),
+            ("tile Z | river N | road N", 1),
+            ("tile Z | city N bridge", 1),
+            ("tile Z | road N | field N", 1),
+            ("tile Z | road N | field NL NR | field NR", 1),
+            ("tile Z | road N\nexpansion e first=Z", 2),
+            ("tile Z | road N\nset s start=Z Z=1 last=Z", 2),
+            ("tile Z | road N\nexpansion e replaces=Q Z=1", 2),
         ];
         for (text, line) in bad {
             let err = Catalogue::parse(text).unwrap_err();

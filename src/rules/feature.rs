@@ -3,6 +3,7 @@
 //! Every feature printed on a placed tile is a node; nodes that connect across tile edges are
 //! merged (union–find), and each group keeps what scoring needs.
 
+use super::figure::Figure;
 use super::player::PlayerId;
 use super::tile::FeatureKind;
 
@@ -19,8 +20,8 @@ pub struct Occupant {
     pub tile: u32,
     /// The feature node (on that tile) it stands on.
     pub node: u32,
-    /// How many followers it counts as in a majority.
-    pub strength: u32,
+    /// Which figure (a large follower counts twice in a majority).
+    pub figure: Figure,
 }
 
 /// What is known about one connected feature.
@@ -34,6 +35,10 @@ pub struct Feature {
     open_edges: u32,
     /// Pennants printed on the feature.
     pub pennants: u32,
+    /// Inns printed beside the road (Inns & Cathedrals).
+    pub inns: u32,
+    /// Cathedrals printed in the city (Inns & Cathedrals).
+    pub cathedrals: u32,
     /// Followers standing on it.
     pub occupants: Vec<Occupant>,
     /// For fields: nodes of the cities the field touches.
@@ -43,13 +48,15 @@ pub struct Feature {
 }
 
 impl Feature {
-    /// A feature as printed on one tile.
-    pub(crate) fn new(kind: FeatureKind, tile: u32, open_edges: u32, pennants: u32) -> Feature {
+    /// A feature as printed on one tile, with no marks.
+    pub(crate) fn new(kind: FeatureKind, tile: u32, open_edges: u32) -> Feature {
         Feature {
             kind,
             tiles: vec![tile],
             open_edges,
-            pennants,
+            pennants: 0,
+            inns: 0,
+            cathedrals: 0,
             occupants: Vec::new(),
             city_nodes: Vec::new(),
             scored: false,
@@ -73,7 +80,7 @@ impl Feature {
     pub fn majority(&self, players: usize) -> Vec<PlayerId> {
         let mut strength = vec![0u32; players];
         for o in &self.occupants {
-            strength[o.player.index()] += o.strength;
+            strength[o.player.index()] += o.figure.strength();
         }
         let best = strength.iter().copied().max().unwrap_or(0);
         if best == 0 {
@@ -89,6 +96,8 @@ impl Feature {
         self.tiles.extend(other.tiles);
         self.open_edges += other.open_edges;
         self.pennants += other.pennants;
+        self.inns += other.inns;
+        self.cathedrals += other.cathedrals;
         self.occupants.extend(other.occupants);
         self.city_nodes.extend(other.city_nodes);
         self.scored |= other.scored;

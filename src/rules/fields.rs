@@ -1,22 +1,28 @@
-//! Derives a tile's fields from where its roads, cities and cloisters lie.
+//! Derives a tile's fields from where its roads, cities, cloisters and river lie.
 //!
-//! Each non-field feature is an obstacle touching the boundary: a road at its edge centres, a
-//! city along its whole edges. Features that reach the tile centre join into one obstacle. The
-//! free half-edges form the fields: two half-edges share a field unless some obstacle touches the
-//! boundary on both sides between them. A field touches a city when one of its half-edges lies
-//! next to that city's edge.
+//! Each non-field feature is an obstacle touching the boundary: a road or river at its edge
+//! centres, a city along its whole edges (a city drawn as a bridge over the river is no
+//! obstacle). Features that reach the tile centre join into one obstacle. The free half-edges
+//! form the fields: two half-edges share a field unless some obstacle touches the boundary on both
+//! sides between them. A field touches a city unless an obstacle other than that city walls them
+//! apart. Tiles whose fields no obstacle explains (a divider printed in the field, a field enclosed
+//! in the centre) list them in the data instead.
 
 use super::port::{Port, PortSet};
-use super::tile::{FeatureDef, FeatureKind};
+use super::tile::{FeatureDef, FeatureKind, RiverDef};
 
 const RING: usize = 12;
 
 /// Boundary positions (0..12) a feature occupies.
 fn contacts(f: &FeatureDef) -> Vec<usize> {
+    ring_contacts(f.kind, f.ports)
+}
+
+fn ring_contacts(kind: FeatureKind, ports: PortSet) -> Vec<usize> {
     let mut out = Vec::new();
-    for p in f.ports.iter().filter(|p| p.index() < RING) {
+    for p in ports.iter().filter(|p| p.index() < RING) {
         let i = p.index();
-        if f.kind == FeatureKind::City && p.is_edge_centre() {
+        if kind == FeatureKind::City && p.is_edge_centre() {
             out.extend([i - 1, i, i + 1]);
         } else {
             out.push(i);
@@ -37,25 +43,70 @@ fn passes(a: usize, b: usize, wall: &[bool; RING]) -> bool {
     false
 }
 
-/// Appends the derived fields to `features` (which must hold no fields yet).
-pub(crate) fn add_fields(features: &mut Vec<FeatureDef>) {
-    let obstacles = obstacles(features);
+/// Whether some obstacle walls `a` and `b` apart both ways round.
+fn separated(a: usize, b: usize, obstacles: &[Obstacle]) -> bool {
+    obstacles
+        .iter()
+        .any(|ob| passes(a, b, &ob.wall) && passes(b, a, &ob.wall))
+}
+
+/// Appends the fields to `features` (which must hold no fields yet): the `listed` ones if the
+/// data gives any, else those derived from the obstacles.
+pub(crate) fn add_fields(
+    features: &mut Vec<FeatureDef>,
+    river: Option<RiverDef>,
+    listed: &[PortSet],
+) {
+    let groups: Vec<Vec<usize>> = if listed.is_empty() {
+        derive_groups(features, river)
+    } else {
+        listed
+            .iter()
+            .map(|ports| ports.iter().map(Port::index).collect())
+            .collect()
+    };
+    let mut fields = Vec::new();
+    for members in groups {
+        let ports: PortSet = members
+            .iter()
+            .filter_map(|&i| Port::from_index(i))
+            .collect();
+        let cities = (0..features.len())
+            .filter(|&c| features[c].kind == FeatureKind::City)
+            .filter(|&c| touches(features, river, c, &members, listed.is_empty()))
+            .collect();
+        fields.push(FeatureDef {
+            kind: FeatureKind::Field,
+            ports,
+            attrs: Vec::new(),
+            reaches_centre: false,
+            cities,
+            bridge: false,
+        });
+    }
+    features.extend(fields);
+}
+
+/// Groups the free half-edges into fields.
+fn derive_groups(features: &[FeatureDef], river: Option<RiverDef>) -> Vec<Vec<usize>> {
+    let obstacles = obstacles(features, river, None);
     let mut taken = [false; RING];
     for ob in &obstacles {
         for &i in &ob.positions {
             taken[i] = true;
         }
     }
+    for f in features.iter().filter(|f| f.bridge) {
+        for i in contacts(f) {
+            taken[i] = true;
+        }
+    }
     // Edge centres with nothing on them are field too, but fields are named by half-edges.
     let free: Vec<usize> = (0..RING).filter(|&i| !taken[i] && i % 3 != 1).collect();
-    // Group free half-edges: same field unless an obstacle walls both ways round.
     let mut group: Vec<usize> = (0..free.len()).collect();
     for a in 0..free.len() {
         for b in 0..a {
-            let separated = obstacles
-                .iter()
-                .any(|ob| passes(free[a], free[b], &ob.wall) && passes(free[b], free[a], &ob.wall));
-            if !separated {
+            if !separated(free[a], free[b], &obstacles) {
                 let (ga, gb) = (group[a], group[b]);
                 for g in group.iter_mut() {
                     if *g == ga {
@@ -66,40 +117,43 @@ pub(crate) fn add_fields(features: &mut Vec<FeatureDef>) {
         }
     }
     let mut seen = Vec::new();
+    let mut out = Vec::new();
     for &g in &group {
-        if seen.contains(&g) {
-            continue;
+        if !seen.contains(&g) {
+            seen.push(g);
+            out.push(
+                (0..free.len())
+                    .filter(|&k| group[k] == g)
+                    .map(|k| free[k])
+                    .collect(),
+            );
         }
-        seen.push(g);
-        let members: Vec<usize> = (0..free.len())
-            .filter(|&k| group[k] == g)
-            .map(|k| free[k])
-            .collect();
-        let ports: PortSet = members
-            .iter()
-            .filter_map(|&i| Port::from_index(i))
-            .collect();
-        let mut cities = Vec::new();
-        for (ci, city) in features.iter().enumerate() {
-            if city.kind != FeatureKind::City {
-                continue;
-            }
-            let cc = contacts(city);
-            let touches = members
-                .iter()
-                .any(|&i| cc.contains(&((i + 1) % RING)) || cc.contains(&((i + RING - 1) % RING)));
-            if touches {
-                cities.push(ci);
-            }
-        }
-        features.push(FeatureDef {
-            kind: FeatureKind::Field,
-            ports,
-            attrs: Vec::new(),
-            reaches_centre: false,
-            cities,
-        });
     }
+    out
+}
+
+/// Whether the field made of boundary positions `members` touches city `c`. A field enclosed in
+/// the centre touches every city; a listed field touches the cities beside its half-edges.
+fn touches(
+    features: &[FeatureDef],
+    river: Option<RiverDef>,
+    c: usize,
+    members: &[usize],
+    derived: bool,
+) -> bool {
+    if members.contains(&Port::CENTRE.index()) {
+        return true;
+    }
+    let cc = contacts(&features[c]);
+    if !derived {
+        return members
+            .iter()
+            .any(|&i| cc.contains(&((i + 1) % RING)) || cc.contains(&((i + RING - 1) % RING)));
+    }
+    let others = obstacles(features, river, Some(c));
+    members
+        .iter()
+        .any(|&h| cc.iter().any(|&p| !separated(h, p, &others)))
 }
 
 struct Obstacle {
@@ -107,12 +161,24 @@ struct Obstacle {
     wall: [bool; RING],
 }
 
-fn obstacles(features: &[FeatureDef]) -> Vec<Obstacle> {
+/// The obstacles on the boundary, leaving out feature `skip`.
+fn obstacles(
+    features: &[FeatureDef],
+    river: Option<RiverDef>,
+    skip: Option<usize>,
+) -> Vec<Obstacle> {
+    let walls = features
+        .iter()
+        .enumerate()
+        .filter(|&(i, f)| f.kind != FeatureKind::Field && !f.bridge && Some(i) != skip)
+        .map(|(_, f)| {
+            let joins_hub = f.reaches_centre || f.kind == FeatureKind::Cloister;
+            (contacts(f), joins_hub)
+        })
+        .chain(river.map(|r| (ring_contacts(FeatureKind::Road, r.ports), r.reaches_centre)));
     let mut out: Vec<Obstacle> = Vec::new();
     let mut hub: Option<usize> = None;
-    for f in features.iter().filter(|f| f.kind != FeatureKind::Field) {
-        let positions = contacts(f);
-        let joins_hub = f.reaches_centre || f.kind == FeatureKind::Cloister;
+    for (positions, joins_hub) in walls {
         match hub {
             Some(h) if joins_hub => out[h].positions.extend(positions),
             _ => {

@@ -2,7 +2,10 @@
 
 use super::board::{Board, Placement, PlacementError, Pos};
 use super::catalogue::{catalogue, Catalogue, TileSet};
+use super::expansions::river::{self, River};
+use super::expansions::{compose, inns, Expansions};
 use super::feature::{Feature, FeatureGraph, FeatureId, Occupant};
+use super::figure::Figure;
 use super::options::{FarmScoring, RuleOptions};
 use super::player::PlayerId;
 use super::port::{Dir, Port, PortSet, Rotation};
@@ -15,8 +18,10 @@ use super::tile::{Attr, FeatureKind, TileId};
 /// What a game needs before the first turn.
 #[derive(Clone, Debug)]
 pub struct Setup {
-    /// The box of tiles in play.
+    /// The box of tiles in play, the expansions' tiles included.
     pub tileset: TileSet,
+    /// The expansions in play.
+    pub expansions: Expansions,
     /// Number of players: 2–8, or 1 for solo practice (as JCloisterZone's scenarios use).
     pub players: usize,
     /// Rule choices.
@@ -28,12 +33,23 @@ pub struct Setup {
 impl Setup {
     /// A setup for the named tile set with default options and the start tile at the origin.
     pub fn new(tileset: &str, players: usize) -> Result<Setup, SetupError> {
-        let tileset = catalogue()
+        Setup::with_expansions(tileset, Expansions::NONE, players)
+    }
+
+    /// A setup for the named base box with expansions mixed in: their tiles join the box, and
+    /// the river's spring replaces the start tile.
+    pub fn with_expansions(
+        tileset: &str,
+        expansions: Expansions,
+        players: usize,
+    ) -> Result<Setup, SetupError> {
+        let cat = catalogue();
+        let base = cat
             .set(tileset)
-            .ok_or_else(|| SetupError::UnknownTileSet(tileset.to_string()))?
-            .clone();
+            .ok_or_else(|| SetupError::UnknownTileSet(tileset.to_string()))?;
         Ok(Setup {
-            tileset,
+            tileset: compose(cat, base, expansions),
+            expansions,
             players,
             options: RuleOptions::default(),
             start: Placement {
@@ -53,6 +69,28 @@ pub enum SetupError {
     /// No players, or more than 8.
     #[error("{0} players: the game takes 2 to 8 (or 1 for solo practice)")]
     PlayerCount(usize),
+    /// With the river, the game starts from a river tile.
+    #[error("with the river the game starts from the spring, not from tile {0}")]
+    RiverStart(String),
+}
+
+/// A follower put on the tile just laid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Deploy {
+    /// A port (board frame) of the feature it stands on.
+    pub port: Port,
+    /// Which figure.
+    pub figure: Figure,
+}
+
+impl Deploy {
+    /// A normal follower on the feature at `port`.
+    pub fn normal(port: Port) -> Deploy {
+        Deploy {
+            port,
+            figure: Figure::Normal,
+        }
+    }
 }
 
 /// One player's turn as the table saw it.
@@ -64,8 +102,8 @@ pub enum Turn {
         tile: TileId,
         /// Where and how it was laid.
         placement: Placement,
-        /// A port of the feature the follower was put on, if any.
-        follower: Option<Port>,
+        /// The follower put on it, if any.
+        follower: Option<Deploy>,
     },
     /// The tile fits nowhere and was put back in the box; the same player draws again.
     Discard {
@@ -86,6 +124,9 @@ pub enum IllegalMove {
     /// All tiles of this type are already on the board or discarded.
     #[error("no tile {0} is left in the box")]
     NoneLeft(String),
+    /// The tile cannot be drawn yet (the river's order).
+    #[error("tile {0} cannot be drawn now: {1}")]
+    NotYet(String, &'static str),
     /// The tile does not fit there.
     #[error("tile {tile} cannot go at {pos} rotation {rot}: {reason}")]
     Placement {
@@ -110,9 +151,9 @@ pub enum IllegalMove {
     /// Another follower already stands somewhere on that feature.
     #[error("the {0} at port {1} is already occupied")]
     Occupied(FeatureKind, Port),
-    /// The player has no follower in supply.
-    #[error("player {0} has no follower left")]
-    NoFollowerLeft(u8),
+    /// The player has no follower of that figure in supply.
+    #[error("player {0} has no {1} follower left")]
+    NoFollowerLeft(u8, Figure),
 }
 
 /// Where a follower may stand on the tile just placed.
@@ -136,6 +177,8 @@ impl FollowerSpot {
 pub struct Meeple {
     /// Its owner.
     pub player: PlayerId,
+    /// Which figure.
+    pub figure: Figure,
     /// The cell it stands on.
     pub pos: Pos,
     /// The feature it stands on.
@@ -168,11 +211,15 @@ enum Phase {
 pub struct Game {
     cat: &'static Catalogue,
     options: RuleOptions,
+    expansions: Expansions,
+    /// The river's draw order, while river tiles remain.
+    river: Option<River>,
     board: Board,
     graph: FeatureGraph,
     remaining: Vec<u8>,
     scores: Vec<u32>,
-    supply: Vec<u8>,
+    /// Per player, figures in supply by [`Figure::index`].
+    supply: Vec<[u8; 2]>,
     current: PlayerId,
     turn: u32,
     phase: Phase,
@@ -187,16 +234,27 @@ impl Game {
         let cat = catalogue();
         let mut remaining = vec![0u8; cat.tiles().len()];
         for &(id, n) in &setup.tileset.counts {
-            remaining[id.index()] += n;
+            remaining[id.index()] = remaining[id.index()].saturating_add(n);
         }
+        let river = River::new(cat, setup.expansions);
+        let start = setup.tileset.start;
+        if river.as_ref().is_some_and(|r| r.spring != start) {
+            return Err(SetupError::RiverStart(cat.tile(start).name.clone()));
+        }
+        let figures = [
+            setup.options.followers,
+            inns::large_followers(setup.expansions),
+        ];
         let mut game = Game {
             cat,
             options: setup.options,
+            expansions: setup.expansions,
+            river,
             board: Board::default(),
             graph: FeatureGraph::default(),
             remaining,
             scores: vec![0; setup.players],
-            supply: vec![setup.options.followers; setup.players],
+            supply: vec![figures; setup.players],
             current: PlayerId(0),
             turn: 0,
             phase: Phase::PlaceTile,
@@ -217,6 +275,11 @@ impl Game {
         &self.options
     }
 
+    /// The expansions in play.
+    pub fn expansions(&self) -> Expansions {
+        self.expansions
+    }
+
     /// The board.
     pub fn board(&self) -> &Board {
         &self.board
@@ -232,9 +295,26 @@ impl Game {
         &self.scores
     }
 
-    /// Followers in `player`'s supply.
+    /// Normal followers in `player`'s supply.
     pub fn supply(&self, player: PlayerId) -> u8 {
-        self.supply[player.index()]
+        self.figures(player, Figure::Normal)
+    }
+
+    /// Followers of kind `figure` in `player`'s supply.
+    pub fn figures(&self, player: PlayerId, figure: Figure) -> u8 {
+        self.supply[player.index()][figure.index()]
+    }
+
+    /// The figures the current player could deploy now (those left in supply).
+    pub fn deployable_figures(&self) -> Vec<Figure> {
+        Figure::ALL
+            .into_iter()
+            .filter(|&f| self.figures(self.current, f) > 0)
+            .collect()
+    }
+
+    fn has_figure(&self) -> bool {
+        self.supply[self.current.index()].iter().any(|&n| n > 0)
     }
 
     /// Whose turn it is.
@@ -267,27 +347,52 @@ impl Game {
         self.remaining.iter().map(|&n| n as usize).sum()
     }
 
-    /// Every way to lay `tile` on the board now.
-    pub fn legal_placements(&self, tile: TileId) -> Vec<Placement> {
-        self.board.placements(self.cat, tile)
-    }
-
-    /// Lays the tile drawn this turn.
-    pub fn place(&mut self, tile: TileId, placement: Placement) -> Result<(), IllegalMove> {
-        self.expect_place_phase()?;
+    /// Whether `tile` may be the tile drawn now: one is left in the box, and the draw order of
+    /// the expansions (river tiles first) allows it.
+    pub fn can_draw(&self, tile: TileId) -> Result<(), IllegalMove> {
         let name = &self.cat.tile(tile).name;
         if self.remaining[tile.index()] == 0 {
             return Err(IllegalMove::NoneLeft(name.clone()));
         }
+        if let Some(river) = &self.river {
+            river
+                .drawable(&self.remaining, tile)
+                .map_err(|why| IllegalMove::NotYet(name.clone(), why))?;
+        }
+        Ok(())
+    }
+
+    /// Every way to lay `tile` on the board now (none if it cannot be drawn now).
+    pub fn legal_placements(&self, tile: TileId) -> Vec<Placement> {
+        if self.river.is_some() && self.can_draw(tile).is_err() {
+            return Vec::new();
+        }
+        let mut out = self.board.placements(self.cat, tile);
+        if self.cat.tile(tile).river.is_some() {
+            out.retain(|&p| river::check(self.cat, &self.board, tile, p).is_ok());
+        }
+        out
+    }
+
+    /// Whether `tile` may be laid at `placement` now, without laying it.
+    pub fn check_placement(&self, tile: TileId, placement: Placement) -> Result<(), IllegalMove> {
+        self.expect_place_phase()?;
+        self.can_draw(tile)?;
         self.board
             .check(self.cat, tile, placement)
+            .and_then(|()| river::check(self.cat, &self.board, tile, placement))
             .map_err(|reason| IllegalMove::Placement {
-                tile: name.clone(),
+                tile: self.cat.tile(tile).name.clone(),
                 pos: placement.pos,
                 rot: placement.rot.degrees(),
                 reason,
-            })?;
-        self.remaining[tile.index()] -= 1;
+            })
+    }
+
+    /// Lays the tile drawn this turn.
+    pub fn place(&mut self, tile: TileId, placement: Placement) -> Result<(), IllegalMove> {
+        self.check_placement(tile, placement)?;
+        self.take(tile);
         let index = self.lay(tile, placement);
         self.phase = Phase::Deploy {
             tile: index,
@@ -299,16 +404,26 @@ impl Game {
     /// Puts the drawn tile back in the box because it fits nowhere; the player draws again.
     pub fn discard(&mut self, tile: TileId) -> Result<(), IllegalMove> {
         self.expect_place_phase()?;
-        let name = &self.cat.tile(tile).name;
-        if self.remaining[tile.index()] == 0 {
-            return Err(IllegalMove::NoneLeft(name.clone()));
-        }
+        self.can_draw(tile)?;
         if !self.legal_placements(tile).is_empty() {
-            return Err(IllegalMove::CannotDiscard(name.clone()));
+            return Err(IllegalMove::CannotDiscard(self.cat.tile(tile).name.clone()));
         }
-        self.remaining[tile.index()] -= 1;
+        self.take(tile);
         self.turn += 1;
         Ok(())
+    }
+
+    /// Takes a drawn tile out of the box; the river's order stops mattering once its tiles are
+    /// all drawn.
+    fn take(&mut self, tile: TileId) {
+        self.remaining[tile.index()] -= 1;
+        if self
+            .river
+            .as_ref()
+            .is_some_and(|r| r.is_done(&self.remaining))
+        {
+            self.river = None;
+        }
     }
 
     /// Where the current player may put a follower on the tile just laid.
@@ -320,7 +435,7 @@ impl Game {
         else {
             return Vec::new();
         };
-        if self.supply[self.current.index()] == 0 {
+        if !self.has_figure() {
             return Vec::new();
         }
         let placed = self.board.tiles()[tile as usize];
@@ -343,9 +458,9 @@ impl Game {
             .collect()
     }
 
-    /// Puts one of the current player's followers on the feature at `port` (board frame) of the
-    /// tile just laid.
-    pub fn deploy(&mut self, port: Port) -> Result<(), IllegalMove> {
+    /// Puts one of the current player's followers of kind `figure` on the feature at `port`
+    /// (board frame) of the tile just laid.
+    pub fn deploy(&mut self, port: Port, figure: Figure) -> Result<(), IllegalMove> {
         let Phase::Deploy { tile, deployed } = self.phase else {
             return Err(IllegalMove::OutOfOrder("a follower comes after its tile"));
         };
@@ -367,15 +482,15 @@ impl Game {
             return Err(IllegalMove::Occupied(kind, port));
         }
         let player = self.current;
-        if self.supply[player.index()] == 0 {
-            return Err(IllegalMove::NoFollowerLeft(player.0));
+        if self.figures(player, figure) == 0 {
+            return Err(IllegalMove::NoFollowerLeft(player.0, figure));
         }
-        self.supply[player.index()] -= 1;
+        self.supply[player.index()][figure.index()] -= 1;
         self.graph.get_mut(root).occupants.push(Occupant {
             player,
             tile,
             node,
-            strength: 1,
+            figure,
         });
         self.phase = Phase::Deploy {
             tile,
@@ -404,7 +519,7 @@ impl Game {
             let f = self.graph.get(root);
             if f.is_closed() && !f.scored {
                 let tiles = f.tiles().len() as u32;
-                let points = completed_value(f, tiles, &self.options);
+                let points = completed_value(f, tiles, &self.options, self.expansions);
                 self.score(root, points, Cause::Completed, &mut report);
             }
         }
@@ -432,13 +547,13 @@ impl Game {
                 placement,
                 follower,
             } => {
-                if let Some(port) = follower {
+                if let Some(deploy) = follower {
                     self.expect_place_phase()?;
-                    self.check_deploy_before_laying(tile, placement, port)?;
+                    self.check_deploy_before_laying(tile, placement, deploy)?;
                 }
                 self.place(tile, placement)?;
-                if let Some(port) = follower {
-                    self.deploy(port)?;
+                if let Some(d) = follower {
+                    self.deploy(d.port, d.figure)?;
                 }
                 self.end_turn()
             }
@@ -470,7 +585,7 @@ impl Game {
                         .pos;
                     cloister_value(self.board.block_count(pos))
                 }
-                _ => incomplete_value(f, f.tiles().len() as u32),
+                _ => incomplete_value(f, f.tiles().len() as u32, &self.options, self.expansions),
             };
             self.score(root, points, Cause::Final, &mut report);
         }
@@ -518,7 +633,7 @@ impl Game {
         cities.sort_unstable();
         cities.dedup();
         for city in cities {
-            let mut supply = Feature::new(FeatureKind::Field, 0, 0, 0);
+            let mut supply = Feature::new(FeatureKind::Field, 0, 0);
             for (farm, touching) in farms {
                 if touching.contains(&city) {
                     supply
@@ -581,6 +696,7 @@ impl Game {
         let f = &self.cat.tile(placed.tile).features[(o.node - placed.first_node) as usize];
         Meeple {
             player: o.player,
+            figure: o.figure,
             pos: placed.placement.pos,
             kind: f.kind,
             ports: f.ports.rotated(placed.placement.rot),
@@ -593,8 +709,9 @@ impl Game {
         &self,
         tile: TileId,
         placement: Placement,
-        port: Port,
+        deploy: Deploy,
     ) -> Result<(), IllegalMove> {
+        let port = deploy.port;
         let ty = self.cat.tile(tile);
         let rot = placement.rot;
         let local = ty
@@ -604,8 +721,8 @@ impl Game {
         if kind == FeatureKind::Field && !self.options.farmers {
             return Err(IllegalMove::NoFarmers);
         }
-        if self.supply[self.current.index()] == 0 {
-            return Err(IllegalMove::NoFollowerLeft(self.current.0));
+        if self.figures(self.current, deploy.figure) == 0 {
+            return Err(IllegalMove::NoFollowerLeft(self.current.0, deploy.figure));
         }
         if self.would_join_occupied(tile, placement, local) {
             return Err(IllegalMove::Occupied(kind, port));
@@ -655,7 +772,7 @@ impl Game {
     /// Where a follower could stand if `tile` were laid at `placement` now (a preview for
     /// showing the player; the placement itself is not checked).
     pub fn follower_spots_if(&self, tile: TileId, placement: Placement) -> Vec<FollowerSpot> {
-        if self.phase != Phase::PlaceTile || self.supply[self.current.index()] == 0 {
+        if self.phase != Phase::PlaceTile || !self.has_figure() {
             return Vec::new();
         }
         let ty = self.cat.tile(tile);
@@ -720,7 +837,7 @@ impl Game {
         if f.kind != FeatureKind::Field {
             f.occupants.clear();
             for m in &returned {
-                self.supply[m.player.index()] += 1;
+                self.supply[m.player.index()][m.figure.index()] += 1;
             }
             report.returned.extend(returned);
         }
@@ -737,7 +854,10 @@ impl Game {
             } else {
                 0
             };
-            let mut feature = Feature::new(f.kind, index, open, f.count(Attr::Pennant));
+            let mut feature = Feature::new(f.kind, index, open);
+            feature.pennants = f.count(Attr::Pennant);
+            feature.inns = f.count(Attr::Inn);
+            feature.cathedrals = f.count(Attr::Cathedral);
             feature.city_nodes = f.cities.iter().map(|&c| first + c as u32).collect();
             self.graph.add(feature);
         }

@@ -5,8 +5,10 @@
 
 pub mod board;
 pub mod catalogue;
+pub mod expansions;
 pub mod feature;
 mod fields;
+pub mod figure;
 pub mod game;
 pub mod options;
 pub mod player;
@@ -16,10 +18,14 @@ pub mod selfplay;
 pub mod tile;
 
 pub use board::{Board, Placement, PlacementError, Pos};
-pub use catalogue::{catalogue, Catalogue, TileSet};
-pub use game::{FollowerSpot, Game, IllegalMove, Meeple, Setup, SetupError, Turn, TurnReport};
-pub use options::{FarmScoring, RuleOptions};
+pub use catalogue::{catalogue, Catalogue, ExpansionSet, TileSet};
+pub use expansions::{Expansion, Expansions};
+pub use figure::Figure;
+pub use game::{
+    Deploy, FollowerSpot, Game, IllegalMove, Meeple, Setup, SetupError, Turn, TurnReport,
+};
+pub use options::{FarmScoring, FinalInnsCathedrals, RuleOptions};
 pub use player::{Colour, PlayerId};
 pub use port::{Dir, Port, PortSet, Rotation};
 pub use scoring::{Cause, ScoreEvent};
-pub use tile::{Attr, EdgeKind, FeatureKind, TileId, TileType};
+pub use tile::{Attr, EdgeKind, FeatureKind, RiverDef, TileId, TileType};

@@ -15,6 +15,25 @@ pub struct RuleOptions {
     pub farm_scoring: FarmScoring,
     /// Followers each player has in supply.
     pub followers: u8,
+    /// Inns & Cathedrals: whether printed inns change a road's score (JCloisterZone can leave
+    /// them out while using the tiles).
+    pub inns: bool,
+    /// Inns & Cathedrals: whether printed cathedrals change a city's score.
+    pub cathedrals: bool,
+    /// Inns & Cathedrals: what an incomplete road with an inn or city with a cathedral scores at
+    /// the end of the game.
+    pub final_inns_cathedrals: FinalInnsCathedrals,
+}
+
+/// End-of-game scoring of an incomplete road with an inn or city with a cathedral.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FinalInnsCathedrals {
+    /// The rulebooks: nothing.
+    #[default]
+    Zero,
+    /// JCloisterZone's variant: as if the inn or cathedral were not there.
+    Ignore,
 }
 
 /// The farm-scoring rule: the notorious difference between the first edition and later ones.
@@ -37,6 +56,9 @@ impl Default for RuleOptions {
             tiny_city: false,
             farm_scoring: FarmScoring::PerFarm,
             followers: 7,
+            inns: true,
+            cathedrals: true,
+            final_inns_cathedrals: FinalInnsCathedrals::Zero,
         }
     }
 }

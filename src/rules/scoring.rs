@@ -1,6 +1,7 @@
 //! Points: what a feature is worth, and the events that record who scored it.
 
 use super::board::Pos;
+use super::expansions::{inns, Expansions};
 use super::feature::Feature;
 use super::options::RuleOptions;
 use super::player::PlayerId;
@@ -43,23 +44,35 @@ pub struct ScoreEvent {
 }
 
 /// Points for a completed road or city (`tiles` distinct tiles).
-pub fn completed_value(f: &Feature, tiles: u32, options: &RuleOptions) -> u32 {
-    match f.kind {
+pub fn completed_value(
+    f: &Feature,
+    tiles: u32,
+    options: &RuleOptions,
+    expansions: Expansions,
+) -> u32 {
+    let plain = match f.kind {
         FeatureKind::Road => tiles,
         FeatureKind::City if options.tiny_city && tiles == 2 => tiles + f.pennants,
         FeatureKind::City => 2 * (tiles + f.pennants),
         FeatureKind::Cloister => 9,
         FeatureKind::Field => 0,
-    }
+    };
+    inns::completed(f, tiles, plain, options, expansions)
 }
 
 /// Points for an incomplete road or city at the end of the game.
-pub fn incomplete_value(f: &Feature, tiles: u32) -> u32 {
-    match f.kind {
+pub fn incomplete_value(
+    f: &Feature,
+    tiles: u32,
+    options: &RuleOptions,
+    expansions: Expansions,
+) -> u32 {
+    let plain = match f.kind {
         FeatureKind::Road => tiles,
         FeatureKind::City => tiles + f.pennants,
         FeatureKind::Cloister | FeatureKind::Field => 0,
-    }
+    };
+    inns::incomplete(f, plain, options, expansions)
 }
 
 /// Points for a cloister with `block` tiles in its 3×3 block (itself included).

@@ -3,37 +3,40 @@
 use rand::Rng;
 
 use super::board::Placement;
-use super::game::{Game, Turn, TurnReport};
+use super::game::{Deploy, Game, Turn, TurnReport};
 use super::port::Dir;
 use super::scoring::ScoreEvent;
 use super::tile::TileId;
 
-/// Draws a tile at random among those left, weighted by how many remain.
+/// Draws a tile at random among those that may be drawn now (river tiles before the others),
+/// weighted by how many remain.
 pub fn draw<R: Rng>(game: &Game, rng: &mut R) -> Option<TileId> {
-    let total = game.remaining_total();
+    let left = |id: TileId| match game.remaining(id) {
+        0 => 0,
+        n if game.can_draw(id).is_ok() => n as usize,
+        _ => 0,
+    };
+    let ids = || (0..game.catalogue().tiles().len()).map(|i| TileId(i as u16));
+    let total: usize = ids().map(left).sum();
     if total == 0 {
         return None;
     }
     let mut pick = rng.random_range(0..total);
-    game.catalogue()
-        .tiles()
-        .iter()
-        .enumerate()
-        .map(|(i, _)| TileId(i as u16))
-        .find(|&id| {
-            let n = game.remaining(id) as usize;
-            if pick < n {
-                true
-            } else {
-                pick -= n;
-                false
-            }
-        })
+    ids().find(|&id| {
+        let n = left(id);
+        if pick < n {
+            true
+        } else {
+            pick -= n;
+            false
+        }
+    })
 }
 
 /// Plays one random legal turn (discarding a tile that fits nowhere); `None` once the bag is
 /// empty. Placements touching more tiles are likelier (players keep the board compact); a
-/// follower goes on a random free feature with probability `deploy_chance`.
+/// follower goes on a random free feature with probability `deploy_chance`, the large one (if
+/// in supply) one time in four.
 pub fn random_turn<R: Rng>(
     game: &mut Game,
     rng: &mut R,
@@ -75,8 +78,14 @@ pub fn random_turn<R: Rng>(
     let spots = game.follower_spots();
     let follower = if !spots.is_empty() && rng.random_bool(deploy_chance) {
         let port = spots[rng.random_range(0..spots.len())].port();
-        game.deploy(port).expect("listed spots are free");
-        Some(port)
+        let figures = game.deployable_figures();
+        let figure = match figures.as_slice() {
+            [only] => *only,
+            _ if rng.random_bool(0.25) => figures[figures.len() - 1],
+            _ => figures[0],
+        };
+        game.deploy(port, figure).expect("listed spots are free");
+        Some(Deploy { port, figure })
     } else {
         None
     };

@@ -55,6 +55,8 @@ pub enum EdgeKind {
     Road,
     /// A city covers the edge.
     City,
+    /// A river crosses the edge (The River).
+    River,
 }
 
 /// A printed detail that changes scoring. Expansions add variants here.
@@ -62,6 +64,10 @@ pub enum EdgeKind {
 pub enum Attr {
     /// A coat of arms on a city segment.
     Pennant,
+    /// An inn by a lake beside a road segment (Inns & Cathedrals).
+    Inn,
+    /// A cathedral in a city segment (Inns & Cathedrals).
+    Cathedral,
 }
 
 impl Attr {
@@ -69,9 +75,22 @@ impl Attr {
     pub fn from_name(name: &str) -> Option<Attr> {
         match name {
             "pennant" => Some(Attr::Pennant),
+            "inn" => Some(Attr::Inn),
+            "cathedral" => Some(Attr::Cathedral),
             _ => None,
         }
     }
+}
+
+/// The river printed on a tile (The River): no feature, no follower, no points, but an edge kind
+/// of its own and a barrier between fields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RiverDef {
+    /// The edge centres it crosses: one for a spring or lake, two for a stretch, three for a fork.
+    pub ports: PortSet,
+    /// Whether it joins the features that meet in the tile centre (a road or city ending at the
+    /// river bank), so that together they divide the fields.
+    pub reaches_centre: bool,
 }
 
 /// One feature of a tile type, in the tile's canonical orientation.
@@ -89,6 +108,8 @@ pub struct FeatureDef {
     pub reaches_centre: bool,
     /// For fields: indices (into the tile's features) of the cities this field touches.
     pub cities: Vec<usize>,
+    /// For cities: drawn as a bridge over the river, so it does not divide the fields beneath.
+    pub bridge: bool,
 }
 
 impl FeatureDef {
@@ -118,13 +139,20 @@ pub struct TileType {
     pub aliases: Vec<String>,
     /// All features, fields included.
     pub features: Vec<FeatureDef>,
+    /// The river, if the tile shows one.
+    pub river: Option<RiverDef>,
     edges: [EdgeKind; 4],
     port_feature: [Option<u8>; Port::COUNT],
 }
 
 impl TileType {
     /// Builds a tile type; the features' ports must not overlap.
-    pub(crate) fn new(name: String, aliases: Vec<String>, features: Vec<FeatureDef>) -> TileType {
+    pub(crate) fn new(
+        name: String,
+        aliases: Vec<String>,
+        features: Vec<FeatureDef>,
+        river: Option<RiverDef>,
+    ) -> TileType {
         let mut port_feature = [None; Port::COUNT];
         for (i, f) in features.iter().enumerate() {
             for p in f.ports.iter() {
@@ -135,6 +163,7 @@ impl TileType {
             match port_feature[d.port().index()].map(|i| features[i as usize].kind) {
                 Some(FeatureKind::Road) => EdgeKind::Road,
                 Some(FeatureKind::City) => EdgeKind::City,
+                _ if river.is_some_and(|r| r.ports.contains(d.port())) => EdgeKind::River,
                 _ => EdgeKind::Field,
             }
         });
@@ -142,6 +171,7 @@ impl TileType {
             name,
             aliases,
             features,
+            river,
             edges,
             port_feature,
         }
@@ -165,5 +195,12 @@ impl TileType {
     /// Total printed `attr` over all features.
     pub fn count(&self, attr: Attr) -> u32 {
         self.features.iter().map(|f| f.count(attr)).sum()
+    }
+
+    /// The sides the river crosses when the tile lies with rotation `rot` (empty without one).
+    pub fn river_sides(&self, rot: Rotation) -> impl Iterator<Item = Dir> + '_ {
+        Dir::ALL
+            .into_iter()
+            .filter(move |&d| self.edge(d, rot) == EdgeKind::River)
     }
 }

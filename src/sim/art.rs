@@ -7,13 +7,15 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::style::{Bgr, Style};
-use crate::geometry::{inside_polygon, Outline, Point as TilePoint, TileShape};
+use crate::geometry::{inside_polygon, Outline, Point as TilePoint, SceneryKind, TileShape};
 use crate::rules::{catalogue, FeatureKind, TileId};
 
 /// Side of a painted tile in pixels.
 pub const ART_PX: i32 = 160;
 /// Sub-pixel bits used for drawing.
 const SHIFT: i32 = 4;
+/// River and lake water.
+const WATER: Bgr = [190.0, 135.0, 60.0];
 
 fn scalar(c: Bgr) -> Scalar {
     Scalar::new(c[0], c[1], c[2], 0.0)
@@ -50,6 +52,27 @@ pub fn paint_tile(tile: TileId, style: &Style, seed: u64) -> opencv::Result<Mat>
     let ty = catalogue().tile(tile);
     let mut img = Mat::new_rows_cols_with_default(ART_PX, ART_PX, CV_8UC3, scalar(style.field))?;
     grass(&mut img, style, &mut rng)?;
+    for piece in &shape.scenery {
+        match (piece.kind, &piece.outline) {
+            (SceneryKind::River, Outline::Strip { centreline, width }) => {
+                stroke(&mut img, centreline, f64::from(*width), WATER, 2.0)?;
+            }
+            (SceneryKind::Lake, Outline::Area(points)) => fill(&mut img, points, WATER)?,
+            (SceneryKind::Stub, Outline::Strip { centreline, .. }) => {
+                road(&mut img, centreline, style)?;
+            }
+            (SceneryKind::Divider, Outline::Strip { centreline, width }) => {
+                stroke(
+                    &mut img,
+                    centreline,
+                    f64::from(*width),
+                    darker(style.field, 0.55),
+                    0.0,
+                )?;
+            }
+            _ => {}
+        }
+    }
     for (f, s) in ty.features.iter().zip(&shape.features) {
         if let (FeatureKind::City, Outline::Area(points)) = (f.kind, &s.outline) {
             city(&mut img, points, style, &mut rng)?;
@@ -68,6 +91,20 @@ pub fn paint_tile(tile: TileId, style: &Style, seed: u64) -> opencv::Result<Mat>
     }
     for &p in &shape.pennants {
         shield(&mut img, p)?;
+    }
+    for &p in &shape.cathedrals {
+        // A large church with a tall tower.
+        house(&mut img, [p[0], p[1] + 0.04], 0.12, style)?;
+        house(&mut img, [p[0] + 0.1, p[1] - 0.06], 0.05, style)?;
+    }
+    for &p in &shape.inns {
+        // The inn by its lake.
+        fill(
+            &mut img,
+            &ellipse([p[0] - 0.04, p[1] + 0.03], 0.07, 0.045),
+            WATER,
+        )?;
+        house(&mut img, [p[0] + 0.05, p[1] - 0.03], 0.045, style)?;
     }
     texture(&mut img, style, &mut rng)?;
     // The cut edge of the cardboard.
@@ -193,6 +230,45 @@ fn road(img: &mut Mat, line: &[TilePoint], style: &Style) -> opencv::Result<()> 
         SHIFT,
     )?;
     Ok(())
+}
+
+fn fill(img: &mut Mat, points: &[TilePoint], colour: Bgr) -> opencv::Result<()> {
+    imgproc::fill_poly(
+        img,
+        &poly(points),
+        scalar(colour),
+        LINE_AA,
+        SHIFT,
+        Point::new(0, 0),
+    )
+}
+
+/// A band along `line`, `width` tile units wide, with a darker rim `rim` pixels wide.
+fn stroke(
+    img: &mut Mat,
+    line: &[TilePoint],
+    width: f64,
+    colour: Bgr,
+    rim: f64,
+) -> opencv::Result<()> {
+    let pts = poly(line);
+    let w = width * f64::from(ART_PX);
+    if rim > 0.0 {
+        let outer = (w + 2.0 * rim).round() as i32;
+        let edge = scalar(darker(colour, 0.7));
+        imgproc::polylines(img, &pts, false, edge, outer, LINE_AA, SHIFT)?;
+    }
+    let inner = (w.round() as i32).max(1);
+    imgproc::polylines(img, &pts, false, scalar(colour), inner, LINE_AA, SHIFT)
+}
+
+fn ellipse(c: TilePoint, rx: f32, ry: f32) -> Vec<TilePoint> {
+    (0..20)
+        .map(|k| {
+            let a = k as f32 * std::f32::consts::TAU / 20.0;
+            [c[0] + rx * a.cos(), c[1] + ry * a.sin()]
+        })
+        .collect()
 }
 
 fn house(img: &mut Mat, c: TilePoint, half: f32, style: &Style) -> opencv::Result<()> {

@@ -181,13 +181,13 @@ impl Film {
                 let tile = laid[next_tile];
                 next_tile += 1;
                 director.bring_tile(tile, seat);
-                if let Some(port) = follower {
+                if let Some(deploy) = follower {
                     if director.rng.random_bool(0.2) {
                         let late = director.rng.random_range(1.0..3.0);
                         director.idle(late);
                     }
                     let yaw = director.rng.random_range(-0.5..0.5);
-                    if let Some(m) = MeepleOnTable::on(&tile, port, colours[seat], yaw) {
+                    if let Some(m) = MeepleOnTable::on(&tile, deploy.port, colours[seat], yaw) {
                         director.bring_meeple(m, seat);
                     }
                 }
