@@ -338,3 +338,103 @@ fn selfplay_and_legal_with_expansions() {
         assert_eq!(kinds, ["field", "field"]);
     }
 }
+
+#[cfg(feature = "vision")]
+#[test]
+fn calibrate_then_recognize_a_rendered_board() {
+    let dir = std::env::temp_dir().join(format!("meeplecam-rec-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = |n: &str| dir.join(n).to_str().unwrap().to_string();
+    let out = meeplecam(&[
+        "selfplay",
+        "--players",
+        "2",
+        "--seed",
+        "21",
+        "--out",
+        &p("game.json"),
+    ]);
+    assert!(out.status.success());
+    let mut record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(p("game.json")).unwrap()).unwrap();
+    record["turns"].as_array_mut().unwrap().truncate(8);
+    std::fs::write(p("short.json"), record.to_string()).unwrap();
+    for (turn, out_name) in [(Some("0"), "setup.png"), (None, "board.png")] {
+        let mut args = vec!["render", "--record", &p("short.json")]
+            .into_iter()
+            .map(String::from)
+            .collect::<Vec<_>>();
+        args.extend(["--still", "--seed", "5", "--out"].map(String::from));
+        args.push(p(out_name));
+        if let Some(t) = turn {
+            args.extend(["--turn".to_string(), t.to_string()]);
+        }
+        let a: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = meeplecam(&a);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let out = meeplecam(&[
+        "calibrate",
+        "start-tile",
+        &p("setup.png"),
+        "--out",
+        &p("table.yaml"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = meeplecam(&[
+        "recognize",
+        &p("board.png"),
+        "--calibration",
+        &p("table.yaml"),
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let read: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let truth: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("board.json")).unwrap()).unwrap();
+    let tiles = read["tiles"].as_array().unwrap();
+    assert_eq!(tiles[0]["cell"], serde_json::json!([0, 0]));
+    assert_eq!(tiles[0]["tile"], "D");
+    // Every tile read sits on a cell that holds a tile, and most tiles are found.
+    let truth_cells: Vec<&serde_json::Value> = truth["tiles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| &t["cell"])
+        .collect();
+    for t in tiles {
+        assert!(
+            truth_cells.contains(&&t["cell"]),
+            "phantom tile at {}",
+            t["cell"]
+        );
+    }
+    assert!(
+        tiles.len() * 4 >= truth_cells.len() * 3,
+        "{} of {} tiles found",
+        tiles.len(),
+        truth_cells.len()
+    );
+    // A corrupt calibration is a clear error, not a crash.
+    std::fs::write(dir.join("bad.yaml"), "%YAML:1.0\n---\nnonsense: [").unwrap();
+    let out = meeplecam(&[
+        "recognize",
+        &p("board.png"),
+        "--calibration",
+        &p("bad.yaml"),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+}

@@ -187,3 +187,44 @@ fn rotations_the_rules_cannot_tell_apart() {
     assert!(!same_for_the_rules(id("D"), Rotation::R0, Rotation::R180));
     assert!(same_for_the_rules(id("H"), Rotation::R90, Rotation::R270));
 }
+
+#[test]
+fn calibrations_round_trip_and_bad_files_are_clear_errors() {
+    use meeplecam::vision::calibration::Calibration;
+    let dir = std::env::temp_dir().join(format!("meeplecam-calib-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let calib = Calibration {
+        size: [1280, 720],
+        start: [
+            [600.5, 300.25],
+            [690.0, 302.0],
+            [688.0, 391.0],
+            [598.0, 389.5],
+        ],
+        table: [[40.0, 60.0, 90.0], [200.0, 210.0, 215.0]],
+        colours: ColourModel::default(),
+    };
+    let path = dir.join("table.yaml");
+    calib.save(&path).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.starts_with("%YAML:1.0"), "OpenCV FileStorage YAML");
+    let back = Calibration::load(&path).unwrap();
+    assert_eq!(back.size, calib.size);
+    for (a, b) in back.start.iter().zip(&calib.start) {
+        assert!((a[0] - b[0]).abs() < 1e-9 && (a[1] - b[1]).abs() < 1e-9);
+    }
+    assert_eq!(back.table, calib.table);
+    assert_eq!(back.colours, calib.colours);
+    for (name, contents) in [
+        ("empty.yaml", "".to_string()),
+        ("garbage.yaml", "\u{0}\u{1}binary garbage".to_string()),
+        ("truncated.yaml", text[..text.len() / 2].to_string()),
+        ("wrong.yaml", "%YAML:1.0\n---\nimage_size: 3\n".to_string()),
+    ] {
+        let p = dir.join(name);
+        std::fs::write(&p, contents).unwrap();
+        let err = Calibration::load(&p).expect_err(name);
+        assert!(err.to_string().contains(name), "{name}: {err:#}");
+    }
+    assert!(Calibration::load(&dir.join("missing.yaml")).is_err());
+}

@@ -65,6 +65,12 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Register the table: find the start tile alone in a setup photo and save the calibration.
+    #[cfg(feature = "vision")]
+    Calibrate(vision::CalibrateArgs),
+    /// Read every tile of a board photo (grid from the calibration).
+    #[cfg(feature = "vision")]
+    Recognize(vision::RecognizeArgs),
     /// Read one tile that fills a photo (top = north): ranked type, rotation, probability.
     #[cfg(feature = "vision")]
     RecognizeTile(vision::RecognizeTileArgs),
@@ -132,6 +138,10 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         } => selfplay::run(players, seed, &tileset, &expansions, out.as_deref()),
         #[cfg(feature = "vision")]
         Command::Render(args) => render::run(args),
+        #[cfg(feature = "vision")]
+        Command::Calibrate(args) => vision::calibrate(args),
+        #[cfg(feature = "vision")]
+        Command::Recognize(args) => vision::recognize(args),
         #[cfg(feature = "vision")]
         Command::RecognizeTile(args) => vision::recognize_tile(args),
         #[cfg(feature = "vision")]

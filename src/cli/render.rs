@@ -62,6 +62,10 @@ pub struct RenderArgs {
     /// Render only the final board as one image (plus its truth as JSON).
     #[arg(long)]
     still: bool,
+    /// With --still: the board after this many turns instead (0: the start tile alone), seen by
+    /// the same camera as the whole game.
+    #[arg(long, requires = "still")]
+    turn: Option<u32>,
     /// Compress the video as MJPG (like a webcam) instead of lossless FFV1.
     #[arg(long)]
     mjpg: bool,
@@ -100,7 +104,15 @@ pub fn run(args: RenderArgs) -> Result<(), Failure> {
         return Ok(());
     }
     if args.still {
-        let shot = film.shots().last().context("empty film")?;
+        let shot = match args.turn {
+            Some(t) => film
+                .shots()
+                .iter()
+                .rev()
+                .find(|s| s.turn == t && s.scene.arm.is_none())
+                .ok_or_else(|| Failure::BadInput(anyhow!("the record has no turn {t}")))?,
+            None => film.shots().last().context("empty film")?,
+        };
         let frame = renderer
             .render(&shot.scene, &shot.sensor, 0)
             .context("rendering")?;

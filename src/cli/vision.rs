@@ -8,8 +8,12 @@ use opencv::prelude::*;
 use opencv::{imgcodecs, imgproc};
 use serde_json::json;
 
-use meeplecam::rules::catalogue;
+use meeplecam::rules::{catalogue, Rotation};
+use meeplecam::vision::board::consistent_reading;
+use meeplecam::vision::calibration::Calibration;
 use meeplecam::vision::eval::{evaluate_boards, evaluate_tiles};
+use meeplecam::vision::locate::{find_start_tile, read_board, table_colours};
+use meeplecam::vision::rectify::quad_patch;
 use meeplecam::vision::rectify::PATCH_PX;
 use meeplecam::vision::terrain::ColourModel;
 use meeplecam::vision::tile::TileRecognizer;
@@ -112,4 +116,155 @@ pub fn eval(args: EvalArgs) -> Result<(), Failure> {
     );
     print!("{}", report.table());
     Ok(())
+}
+
+/// Register the table from a setup photo showing the start tile alone.
+#[derive(Debug, clap::Args)]
+pub struct CalibrateArgs {
+    /// What to calibrate.
+    #[arg(value_parser = ["start-tile"])]
+    what: String,
+    /// The setup photo.
+    image: PathBuf,
+    /// Where to write the calibration (OpenCV YAML).
+    #[arg(long, default_value = "calibration/table.yaml")]
+    out: PathBuf,
+}
+
+fn read_image(path: &std::path::Path) -> Result<opencv::core::Mat, Failure> {
+    let name = path.to_str().context("image path is not UTF-8")?;
+    let img = imgcodecs::imread(name, imgcodecs::IMREAD_COLOR).context("reading the image")?;
+    if img.empty() || img.cols() < 16 || img.rows() < 16 {
+        return Err(Failure::BadInput(anyhow!(
+            "cannot read {} as an image",
+            path.display()
+        )));
+    }
+    Ok(img)
+}
+
+pub fn calibrate(args: CalibrateArgs) -> Result<(), Failure> {
+    let img = read_image(&args.image)?;
+    let mut colours = ColourModel::default();
+    let start = find_start_tile(&img, &colours)
+        .context("looking for the start tile")?
+        .ok_or_else(|| {
+            Failure::BadInput(anyhow!(
+                "no start tile found in {}: show it alone on the table",
+                args.image.display()
+            ))
+        })?;
+    let (patch, _) = quad_patch(&img, &start, 0).context("cutting out the start tile")?;
+    colours
+        .calibrate(&patch, "D", Rotation::R0)
+        .context("learning colours")?;
+    let calibration = Calibration {
+        size: [img.cols(), img.rows()],
+        start,
+        table: table_colours(&img).context("table colours")?,
+        colours,
+    };
+    calibration.save(&args.out)?;
+    println!(
+        "start tile at {:?}; wrote {}",
+        start.map(|p| [p[0].round(), p[1].round()]),
+        args.out.display()
+    );
+    Ok(())
+}
+
+/// Read every tile of a board photo, registered by a calibration.
+#[derive(Debug, clap::Args)]
+pub struct RecognizeArgs {
+    /// The photo.
+    image: PathBuf,
+    /// The table calibration (from `meeplecam calibrate start-tile`).
+    #[arg(long, default_value = "calibration/table.yaml")]
+    calibration: PathBuf,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn recognize(args: RecognizeArgs) -> Result<(), Failure> {
+    let img = read_image(&args.image)?;
+    let calibration = Calibration::load(&args.calibration).map_err(Failure::BadInput)?;
+    if calibration.size != [img.cols(), img.rows()] {
+        return Err(Failure::BadInput(anyhow!(
+            "the calibration was made at {}×{}, the image is {}×{}",
+            calibration.size[0],
+            calibration.size[1],
+            img.cols(),
+            img.rows()
+        )));
+    }
+    let cat = catalogue();
+    let tileset = cat.set("base").context("the base tile set")?;
+    let recognizer = TileRecognizer::for_set(tileset);
+    let found = read_board(
+        &img,
+        &calibration.start,
+        &calibration.colours,
+        calibration.table,
+        None,
+        &recognizer,
+    )
+    .context("reading the board")?;
+    let readings: Vec<_> = found
+        .iter()
+        .skip(1)
+        .map(|l| (l.pos, l.candidates.clone()))
+        .collect();
+    let fixed = [(found[0].pos, found[0].candidates[0])];
+    let read = consistent_reading(&readings, &fixed, tileset);
+    let mut tiles: Vec<(meeplecam::rules::Pos, meeplecam::vision::tile::Candidate)> =
+        fixed.to_vec();
+    tiles.extend(read);
+    let homography = grid_homography(&calibration.start).context("homography")?;
+    if args.json {
+        let list: Vec<_> = tiles
+            .iter()
+            .map(|(p, c)| json!({"cell": [p.x, p.y], "tile": cat.tile(c.tile).name, "rot": c.rot.degrees(), "confidence": c.probability}))
+            .collect();
+        println!(
+            "{:#}",
+            json!({"tiles": list, "meeples": [], "homography_grid_to_image": homography,
+                   "note": "followers are not read yet"})
+        );
+    } else {
+        for (p, c) in &tiles {
+            println!(
+                "{:>4} {:>4}  {:>2} rot {:>3}  {:.2}",
+                p.x,
+                p.y,
+                cat.tile(c.tile).name,
+                c.rot.degrees(),
+                c.probability
+            );
+        }
+        println!("({} tiles; followers are not read yet)", tiles.len());
+    }
+    Ok(())
+}
+
+/// Grid units (start tile's north-west corner at 0, one tile = 1) → image pixels, from the
+/// start tile's corners.
+fn grid_homography(start: &meeplecam::vision::rectify::Quad) -> opencv::Result<[[f64; 3]; 3]> {
+    use opencv::core::{Point2f, Vector};
+    let src: Vector<Point2f> = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]
+        .iter()
+        .map(|&(x, y)| Point2f::new(x, y))
+        .collect();
+    let dst: Vector<Point2f> = start
+        .iter()
+        .map(|p| Point2f::new(p[0] as f32, p[1] as f32))
+        .collect();
+    let m = imgproc::get_perspective_transform(&src, &dst, opencv::core::DECOMP_LU)?;
+    let mut h = [[0.0; 3]; 3];
+    for (r, row) in h.iter_mut().enumerate() {
+        for (c, v) in row.iter_mut().enumerate() {
+            *v = *m.at_2d::<f64>(r as i32, c as i32)?;
+        }
+    }
+    Ok(h)
 }

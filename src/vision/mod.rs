@@ -1,4 +1,5 @@
 //! Reading the table from camera frames. One module per stage, each with its own evaluation:
+//! [`calibration`] (the setup saved as OpenCV YAML),
 //! [`terrain`] (per-pixel landscape from a colour model calibrated on the start tile),
 //! [`locate`] (the grid from the start tile, tiles found outwards from it), [`rectify`] (grid
 //! cells as north-up patches), [`tile`] (type + rotation as probabilities),
@@ -6,6 +7,7 @@
 //! [`eval`] (accuracy and timing tables on rendered data with ground truth).
 
 pub mod board;
+pub mod calibration;
 pub mod eval;
 pub mod figures;
 pub mod locate;

@@ -89,6 +89,20 @@ impl ColourModel {
         best.1
     }
 
+    /// The default model with these terrain colours (blue, green, red per terrain, in
+    /// [`Terrain::ALL`] order).
+    pub fn with_means(means: [[f32; 3]; 5]) -> ColourModel {
+        ColourModel {
+            means,
+            ..ColourModel::default()
+        }
+    }
+
+    /// The terrain colours (blue, green, red), in [`Terrain::ALL`] order.
+    pub fn means(&self) -> &[[f32; 3]; 5] {
+        &self.means
+    }
+
     /// Squared colour distance from a pixel to the nearest terrain mean.
     pub fn nearest_distance2(&self, bgr: [u8; 3]) -> f32 {
         self.means
