@@ -8,6 +8,7 @@ use rand_chacha::ChaCha8Rng;
 use super::board::consistent_reading;
 use super::figures::Enrolment;
 use super::locate::{find_start_tile, read_board, table_colours};
+use super::meeples::read_followers;
 use super::rectify::{cell_patch, cell_patch_margin, quad_patch, MARGIN_PX};
 use super::terrain::{same_for_the_rules, ColourModel};
 use super::tile::{Candidate, TileRecognizer};
@@ -47,6 +48,14 @@ pub struct TileReport {
     pub boards_right_with_rules: usize,
     /// Milliseconds per tile recognition (rectify + classify + match), sorted.
     pub tile_ms: Vec<f64>,
+    /// Followers on the tiles read.
+    pub followers: usize,
+    /// Of those, seen in the right colour.
+    pub followers_found: usize,
+    /// Of those, read on the right feature.
+    pub followers_on_feature: usize,
+    /// Figures read where there is none.
+    pub phantom_followers: usize,
     /// (true type, read type) of wrong reads, with counts, most frequent first.
     pub confusions: Vec<((String, String), usize)>,
 }
@@ -72,7 +81,10 @@ impl TileReport {
              | type + rotation right (default colours, figures not masked) | {:.2} % |\n\
              | type + rotation right, tiles with no follower on them | {:.2} % |\n\
              | type right | {:.2} % |\n| truth in top 3 | {:.2} % |\n\
-             | whole board right | {:.1} % |\n| median time per tile | {:.3} ms |\n\n\
+             | whole board right | {:.1} % |\n| median time per tile | {:.3} ms |\n\
+             | followers seen in their colour | {:.2} % of {} |\n\
+             | followers on the right feature (of those seen) | {:.2} % |\n\
+             | phantom followers per board | {:.2} |\n\n\
              most frequent confusions (true → read): {}\n",
             self.images,
             self.tiles,
@@ -85,6 +97,10 @@ impl TileReport {
             pct(self.top3, self.tiles),
             pct(self.boards_right, self.images),
             self.median_ms(),
+            pct(self.followers_found, self.followers),
+            self.followers,
+            pct(self.followers_on_feature, self.followers_found),
+            self.phantom_followers as f64 / self.images.max(1) as f64,
             self.confusions
                 .iter()
                 .take(8)
@@ -166,9 +182,41 @@ pub fn evaluate_tiles(images: usize, seed: u64) -> anyhow::Result<TileReport> {
             let Some(patch) = cell_patch_margin(&frame.image, cam, cell, MARGIN_PX)? else {
                 continue;
             };
-            let figures = enrolment.figure_mask(&patch, &model, 0.03)?;
-            let ranked =
-                recognizer.recognize_shifted(&patch, MARGIN_PX as usize, &model, Some(&figures))?;
+            let (figures, blobs) = enrolment.find(&patch, &model, 0.03)?;
+            let (ranked, shift, _) =
+                recognizer.recognize_located(&patch, MARGIN_PX as usize, &model, Some(&figures))?;
+            // Followers, read on the true tile so that this stage is measured on its own.
+            let seen = read_followers(&blobs, MARGIN_PX, shift, id, rot);
+            let here: Vec<_> = frame
+                .truth
+                .meeples
+                .iter()
+                .filter(|m| m.cell == t.cell)
+                .collect();
+            let mut used = vec![false; seen.len()];
+            for m in &here {
+                report.followers += 1;
+                let seat = record.players.iter().position(|p| p.colour == m.colour);
+                let hit = seen
+                    .iter()
+                    .enumerate()
+                    .find(|(k, f)| !used[*k] && Some(f.colour) == seat);
+                if let Some((k, f)) = hit {
+                    used[k] = true;
+                    report.followers_found += 1;
+                    let truth_port = m.port.parse().ok();
+                    let ty = cat.tile(id);
+                    let feature = |p: Option<crate::rules::Port>| {
+                        p.and_then(|p| ty.feature_at_rotated(p, rot))
+                    };
+                    if feature(Some(f.port)).is_some()
+                        && feature(Some(f.port)) == feature(truth_port)
+                    {
+                        report.followers_on_feature += 1;
+                    }
+                }
+            }
+            report.phantom_followers += used.iter().filter(|u| !**u).count();
             report
                 .tile_ms
                 .push(started.elapsed().as_secs_f64() * 1000.0);

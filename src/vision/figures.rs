@@ -21,6 +21,39 @@ impl Enrolment {
         Enrolment { colours, tolerance }
     }
 
+    /// How close pixel `p` is to enrolled colour `c`, or `None` if it is not that figure's paint.
+    /// Coloured figures are matched by hue (their faces are lit and shaded differently) and must
+    /// be nearer the figure's hue than any terrain's; black and gray ones by plain distance.
+    fn closeness(&self, p: [f32; 3], c: [f32; 3], terrain: &[[f32; 3]]) -> Option<f32> {
+        let sum = |v: [f32; 3]| (v[0] + v[1] + v[2]).max(1.0);
+        let hue = |v: [f32; 3]| {
+            let s = sum(v);
+            [v[0] / s, v[1] / s, v[2] / s]
+        };
+        let d2 = |a: [f32; 3], b: [f32; 3]| (0..3).map(|i| (a[i] - b[i]).powi(2)).sum::<f32>();
+        let max = c.iter().copied().fold(0.0f32, f32::max).max(1.0);
+        let min = c.iter().copied().fold(f32::MAX, f32::min);
+        let saturated = (max - min) / max > 0.35;
+        if saturated {
+            let ratio = sum(p) / sum(c);
+            if !(0.35..=1.6).contains(&ratio) {
+                return None;
+            }
+            let d = d2(hue(p), hue(c));
+            let nearer = terrain.iter().all(|t| d < d2(hue(p), hue(*t)));
+            (d < 0.004 && nearer).then_some(d)
+        } else {
+            let d = d2(p, c);
+            let nearer = terrain.iter().all(|t| d < d2(p, *t));
+            (d < self.tolerance * self.tolerance && nearer).then_some(d / 1e4)
+        }
+    }
+
+    /// The enrolled colours, in player order.
+    pub fn colours(&self) -> &[[f32; 3]] {
+        &self.colours
+    }
+
     /// 255 where a figure covers the patch: blobs of pixels nearer an enrolled colour than any
     /// terrain of `model`, at least `min_share` of the patch (smaller blobs are print: a shield,
     /// a roof).
@@ -30,24 +63,36 @@ impl Enrolment {
         model: &ColourModel,
         min_share: f64,
     ) -> opencv::Result<Mat> {
+        Ok(self.find(patch, model, min_share)?.0)
+    }
+
+    /// The figures in a patch: the covering mask (as [`Enrolment::figure_mask`]) and one blob per
+    /// figure.
+    pub fn find(
+        &self,
+        patch: &Mat,
+        model: &ColourModel,
+        min_share: f64,
+    ) -> opencv::Result<(Mat, Vec<Blob>)> {
         let (w, h) = (patch.cols(), patch.rows());
         let mut mask = Mat::new_rows_cols_with_default(h, w, CV_8UC1, Scalar::all(0.0))?;
         let patch = patch.try_clone()?;
         let bytes = patch.data_bytes()?;
-        let tol2 = self.tolerance * self.tolerance;
+        let mut nearest = vec![usize::MAX; (w * h) as usize];
+        let terrain: Vec<[f32; 3]> = model.means()[..4].to_vec();
         {
             let out = mask.data_bytes_mut()?;
             for (k, px) in bytes.chunks_exact(3).enumerate() {
-                let bgr = [px[0], px[1], px[2]];
-                let terrain = model.nearest_distance2(bgr);
-                let near = self.colours.iter().any(|c| {
-                    let d = (0..3)
-                        .map(|i| (f32::from(px[i]) - c[i]).powi(2))
-                        .sum::<f32>();
-                    d < tol2 && d < terrain
-                });
-                if near {
+                let p = [f32::from(px[0]), f32::from(px[1]), f32::from(px[2])];
+                let best = self
+                    .colours
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, c)| self.closeness(p, *c, &terrain).map(|d| (i, d)))
+                    .min_by(|a, b| a.1.total_cmp(&b.1));
+                if let Some((i, _)) = best {
                     out[k] = 255;
+                    nearest[k] = i;
                 }
             }
         }
@@ -63,19 +108,40 @@ impl Enrolment {
             opencv::core::CV_32S,
         )?;
         let min_area = (min_share * f64::from(w * h)) as i32;
-        let big: Vec<bool> = (0..n)
-            .map(|i| {
-                i > 0
-                    && stats
-                        .at_2d::<i32>(i, imgproc::CC_STAT_AREA)
-                        .map(|a| *a >= min_area)
-                        .unwrap_or(false)
-            })
-            .collect();
+        let mut blobs = Vec::new();
+        let mut keep = vec![false; n.max(0) as usize];
+        for i in 1..n {
+            let area = *stats.at_2d::<i32>(i, imgproc::CC_STAT_AREA)?;
+            if area < min_area {
+                continue;
+            }
+            keep[i as usize] = true;
+            let top = *stats.at_2d::<i32>(i, imgproc::CC_STAT_TOP)?;
+            let height = *stats.at_2d::<i32>(i, imgproc::CC_STAT_HEIGHT)?;
+            let cx = *centroids.at_2d::<f64>(i, 0)?;
+            let cy = *centroids.at_2d::<f64>(i, 1)?;
+            blobs.push(Blob {
+                label: i,
+                colour: 0,
+                centroid: [cx, cy],
+                foot: [cx, f64::from(top) + 0.85 * f64::from(height)],
+                area: area as usize,
+            });
+        }
+        let labels = labels.data_typed::<i32>()?.to_vec();
+        // Each blob takes the colour most of its pixels are nearest to.
+        for b in &mut blobs {
+            let mut votes = vec![0usize; self.colours.len()];
+            for (k, &l) in labels.iter().enumerate() {
+                if l == b.label && nearest[k] < votes.len() {
+                    votes[nearest[k]] += 1;
+                }
+            }
+            b.colour = (0..votes.len()).max_by_key(|&i| votes[i]).unwrap_or(0);
+        }
         let out = mask.data_bytes_mut()?;
-        let labels = labels.data_typed::<i32>()?;
-        for (m, &l) in out.iter_mut().zip(labels) {
-            *m = if big.get(l as usize).copied().unwrap_or(false) {
+        for (m, &l) in out.iter_mut().zip(&labels) {
+            *m = if keep.get(l as usize).copied().unwrap_or(false) {
                 255
             } else {
                 0
@@ -93,6 +159,21 @@ impl Enrolment {
             opencv::core::BORDER_CONSTANT,
             imgproc::morphology_default_border_value()?,
         )?;
-        Ok(grown)
+        Ok((grown, blobs))
     }
+}
+
+/// One figure seen in a patch.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Blob {
+    label: i32,
+    /// Index of the enrolled colour it shows.
+    pub colour: usize,
+    /// Centre of its pixels (patch pixels).
+    pub centroid: [f64; 2],
+    /// Where it stands on the tile: near the bottom of the blob, for a camera on the players'
+    /// side (a standing figure rises towards the top of the picture).
+    pub foot: [f64; 2],
+    /// Pixels.
+    pub area: usize,
 }

@@ -11,6 +11,7 @@ pub mod calibration;
 pub mod eval;
 pub mod figures;
 pub mod locate;
+pub mod meeples;
 pub mod rectify;
 pub mod terrain;
 pub mod tile;

@@ -99,6 +99,14 @@ pub fn quad_patch(frame: &Mat, quad: &Quad, margin: i32) -> opencv::Result<(Mat,
     Ok((patch, h))
 }
 
+/// Tile units (0–1, north up) of a point of a patch cut with `margin` whose tile was found at
+/// `shift`.
+pub fn patch_to_tile(p: [f64; 2], margin: i32, shift: [f64; 2]) -> [f32; 2] {
+    let scale = (1.0 - 2.0 * INSET) / f64::from(PATCH_PX);
+    let u = |v: f64, s: f64| (INSET + (v - f64::from(margin) - s) * scale) as f32;
+    [u(p[0], shift[0]), u(p[1], shift[1])]
+}
+
 /// The quad of a cell whose tile was found `shift` patch pixels (x, y) off the cut, given the
 /// image→patch homography the patch was cut with.
 pub fn shifted_quad(image_to_patch: &[[f64; 3]; 3], margin: i32, shift: [f64; 2]) -> Quad {
