@@ -36,4 +36,6 @@ pub mod rules;
 #[cfg(feature = "vision")]
 pub mod sim;
 #[cfg(feature = "vision")]
+pub mod track;
+#[cfg(feature = "vision")]
 pub mod vision;

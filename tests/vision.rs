@@ -228,3 +228,34 @@ fn calibrations_round_trip_and_bad_files_are_clear_errors() {
     }
     assert!(Calibration::load(&dir.join("missing.yaml")).is_err());
 }
+
+#[test]
+fn a_short_simulated_game_is_tracked_from_its_frames() {
+    use meeplecam::camera::{FrameSource, Simulated};
+    use meeplecam::record::selfplay::random_record;
+    use meeplecam::rules::RuleOptions;
+    use meeplecam::sim::timeline::{Film, Filming, View};
+    use meeplecam::track::Tracker;
+
+    let mut record = random_record("base", 2, RuleOptions::default(), 3).unwrap();
+    record.turns.truncate(4);
+    let filming = Filming {
+        view: View::Overhead,
+        size: [1280, 720],
+        fps: 5.0,
+        seed: 11,
+    };
+    let film = Film::plan(&record, &filming).unwrap();
+    let mut source = Simulated::new(film, Renderer::new(Style::preset(0), Surface::Dark, 11));
+    let mut tracker = Tracker::new(record.players.clone(), None).unwrap();
+    while let Some(frame) = source.next_frame().unwrap() {
+        tracker.feed(&frame.image).unwrap();
+    }
+    let seen = tracker.into_record().unwrap();
+    // Every tile is found in its cell and in turn order, and whatever was committed replays.
+    assert_eq!(seen.turns.len(), record.turns.len());
+    for (t, s) in record.turns.iter().zip(&seen.turns) {
+        assert_eq!(t.at, s.at, "turn {t:?} seen as {s:?}");
+    }
+    assert!(seen.replay().is_ok());
+}

@@ -9,6 +9,8 @@ mod render;
 mod score;
 mod selfplay;
 #[cfg(feature = "vision")]
+mod track;
+#[cfg(feature = "vision")]
 mod vision;
 
 use std::path::PathBuf;
@@ -77,6 +79,9 @@ enum Command {
     /// Measure the vision stages on rendered boards with ground truth.
     #[cfg(feature = "vision")]
     Eval(vision::EvalArgs),
+    /// Follow a game from a video or image folder and write the record it saw (no window).
+    #[cfg(feature = "vision")]
+    Track(track::TrackArgs),
     /// Film a game record with the simulated camera.
     #[cfg(feature = "vision")]
     Render(render::RenderArgs),
@@ -138,6 +143,8 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         } => selfplay::run(players, seed, &tileset, &expansions, out.as_deref()),
         #[cfg(feature = "vision")]
         Command::Render(args) => render::run(args),
+        #[cfg(feature = "vision")]
+        Command::Track(args) => track::run(args),
         #[cfg(feature = "vision")]
         Command::Calibrate(args) => vision::calibrate(args),
         #[cfg(feature = "vision")]

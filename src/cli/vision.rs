@@ -91,9 +91,12 @@ pub fn recognize_tile(args: RecognizeTileArgs) -> Result<(), Failure> {
 /// Evaluate the vision stages on rendered data.
 #[derive(Debug, clap::Args)]
 pub struct EvalArgs {
-    /// The stage set to evaluate.
-    #[arg(value_parser = ["vision"])]
+    /// What to evaluate: the vision stages, or tracking whole games end to end.
+    #[arg(value_parser = ["vision", "track"])]
     what: String,
+    /// Turns per game when evaluating tracking.
+    #[arg(long, default_value_t = 20)]
+    turns: usize,
     /// Number of boards to render.
     #[arg(long, default_value_t = 20)]
     generate: usize,
@@ -103,6 +106,16 @@ pub struct EvalArgs {
 }
 
 pub fn eval(args: EvalArgs) -> Result<(), Failure> {
+    if args.what == "track" {
+        let report =
+            meeplecam::track::eval::evaluate_tracking(args.generate, args.turns, args.seed)?;
+        println!(
+            "Tracking {} filmed games of {} turns (seed {}), from the frames alone:\n",
+            args.generate, args.turns, args.seed
+        );
+        print!("{}", report.table());
+        return Ok(());
+    }
     let report = evaluate_tiles(args.generate, args.seed)?;
     println!(
         "Tile recognition on {} rendered boards (seed {}), true grid registration:\n",

@@ -236,7 +236,7 @@ pub struct Located {
 }
 
 /// What a cell is predicted to look like from a located neighbour in direction `d` of it.
-fn predict_from(neighbour: &Quad, d: Dir) -> Quad {
+pub fn predict_from(neighbour: &Quad, d: Dir) -> Quad {
     let add = |a: [f64; 2], b: [f64; 2], c: [f64; 2]| [a[0] + b[0] - c[0], a[1] + b[1] - c[1]];
     let [nw, ne, se, sw] = *neighbour;
     match d {
@@ -327,9 +327,9 @@ pub fn read_board(
     Ok(out)
 }
 
-/// Whether the middle of a cell patch shows mostly table (pixels nearer the table colour than
+/// Whether the middle of a cell patch (cut with `MARGIN_PX`) shows mostly table (pixels nearer the table colour than
 /// any terrain), not counting figures.
-fn looks_empty(
+pub fn looks_empty(
     patch: &Mat,
     model: &ColourModel,
     table: &[[f32; 3]; 2],

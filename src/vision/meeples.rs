@@ -33,11 +33,28 @@ pub fn read_followers(
     blobs
         .iter()
         .filter_map(|b| {
-            let feature = [b.foot, b.centroid].iter().find_map(|&p| {
-                let u = patch_to_tile(p, margin, shift);
-                let label = usize::from(label_at(labels, u, rot));
-                ty.features.get(label)
-            })?;
+            // Figures standing on a neighbouring tile show in the margin: not this tile's.
+            let centre = patch_to_tile(b.centroid, margin, shift);
+            if !(0.0..=1.0).contains(&centre[0]) || !(0.0..=1.0).contains(&centre[1]) {
+                return None;
+            }
+            // The feature whose follower spot is nearest the figure's foot (players put figures
+            // near the middle of a feature; a foot on a border is ambiguous by colour alone).
+            let foot = patch_to_tile(b.foot, margin, shift);
+            let shape = TileShape::of(tile);
+            let on_label = usize::from(label_at(labels, foot, rot));
+            let (_, feature) = ty
+                .features
+                .iter()
+                .zip(&shape.features)
+                .enumerate()
+                .map(|(i, (f, s))| {
+                    let a = crate::geometry::rotate(s.anchor, rot);
+                    let d = (a[0] - foot[0]).hypot(a[1] - foot[1]);
+                    // Standing on the feature's own area counts for a little.
+                    (if i == on_label { d - 0.08 } else { d }, f)
+                })
+                .min_by(|a, b| a.0.total_cmp(&b.0))?;
             let port = feature.ports.rotated(rot).iter().next()?;
             Some(FollowerRead {
                 colour: b.colour,

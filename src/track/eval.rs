@@ -1,0 +1,121 @@
+//! End-to-end evaluation: simulated games filmed, tracked, and compared with the truth.
+
+use std::time::Instant;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::Tracker;
+use crate::camera::{FrameSource, Simulated};
+use crate::record::selfplay::random_record;
+use crate::rules::{catalogue, Rotation, RuleOptions};
+use crate::sim::scene::Renderer;
+use crate::sim::style::Style;
+use crate::sim::table::Surface;
+use crate::sim::timeline::{Film, Filming, View};
+
+/// What tracking simulated games measured.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TrackReport {
+    /// Games filmed.
+    pub games: usize,
+    /// Games whose final scores came out exactly right.
+    pub scores_right: usize,
+    /// Turns played in all games.
+    pub turns: usize,
+    /// Turns committed exactly right (tile, cell, rotation the rules can tell apart, follower).
+    pub turns_right: usize,
+    /// Questions the tracker would have asked.
+    pub questions: usize,
+    /// Frames processed per second of wall time (rendering excluded).
+    pub frames_per_s: f64,
+}
+
+impl TrackReport {
+    /// The report as a Markdown table.
+    pub fn table(&self) -> String {
+        let pct = |n: usize, d: usize| 100.0 * n as f64 / d.max(1) as f64;
+        format!(
+            "| measure | value |\n|---|---|\n| games | {} |\n\
+             | games with exactly the true final scores | {:.1} % |\n\
+             | turns committed exactly right | {:.2} % of {} |\n\
+             | questions raised | {} |\n| tracker speed | {:.0} frames/s |\n",
+            self.games,
+            pct(self.scores_right, self.games),
+            pct(self.turns_right, self.turns),
+            self.turns,
+            self.questions,
+            self.frames_per_s
+        )
+    }
+}
+
+/// Films `games` random games of `turns` turns (overhead and oblique, 720p, every style and
+/// table top), tracks each from its frames alone and compares the result with the truth.
+pub fn evaluate_tracking(games: usize, turns: usize, seed: u64) -> anyhow::Result<TrackReport> {
+    let cat = catalogue();
+    let mut report = TrackReport::default();
+    let (mut frames, mut busy) = (0usize, 0.0f64);
+    for g in 0..games {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_mul(7_919).wrapping_add(g as u64));
+        let players = rng.random_range(2..=4);
+        let mut record = random_record("base", players, RuleOptions::default(), rng.random())?;
+        record.turns.truncate(turns);
+        record.turns.retain(|t| !t.discard);
+        let filming = Filming {
+            view: if rng.random_bool(0.5) {
+                View::Overhead
+            } else {
+                View::Oblique
+            },
+            size: [1280, 720],
+            fps: 5.0,
+            seed: rng.random(),
+        };
+        let film = Film::plan(&record, &filming)?;
+        let surface = Surface::ALL[rng.random_range(0..Surface::ALL.len())];
+        let renderer = Renderer::new(
+            Style::preset(rng.random_range(0..Style::PRESETS)),
+            surface,
+            rng.random(),
+        );
+        let mut source = Simulated::new(film, renderer);
+        let mut tracker = Tracker::new(record.players.clone(), None)?;
+        while let Some(frame) = source.next_frame()? {
+            let started = Instant::now();
+            tracker.feed(&frame.image)?;
+            busy += started.elapsed().as_secs_f64();
+            frames += 1;
+        }
+        report.games += 1;
+        report.questions += tracker.questions().len();
+        let tracked = tracker.into_record()?;
+        report.turns += record.turns.len();
+        for (truth, seen) in record.turns.iter().zip(&tracked.turns) {
+            let same_tile = truth.tile == seen.tile && truth.at == seen.at;
+            let id = cat.tile_id(&truth.tile);
+            let rot = |r: Option<u16>| Rotation::from_degrees(r.unwrap_or(0)).unwrap_or_default();
+            let same_rot = id.is_some_and(|id| {
+                crate::vision::terrain::same_for_the_rules(id, rot(truth.rot), rot(seen.rot))
+            });
+            let feature = |entry: &crate::record::TurnEntry| {
+                let id = cat.tile_id(&entry.tile)?;
+                let port = entry.follower.as_ref()?.port.parse().ok()?;
+                cat.tile(id).feature_at_rotated(port, rot(entry.rot))
+            };
+            if same_tile && same_rot && feature(truth) == feature(seen) {
+                report.turns_right += 1;
+            }
+        }
+        let true_scores = record.replay()?.game.scores().to_vec();
+        let seen_scores = tracked
+            .replay()
+            .map(|r| r.game.scores().to_vec())
+            .unwrap_or_default();
+        if true_scores == seen_scores {
+            report.scores_right += 1;
+        }
+    }
+    report.frames_per_s = frames as f64 / busy.max(1e-9);
+    Ok(report)
+}

@@ -1,0 +1,359 @@
+//! The tracker: turns a stream of camera frames into rules-consistent game events.
+//!
+//! Each frame is compared with the previous one at low resolution; only after a few quiet frames
+//! (no hand moving) is the picture read. The first quiet picture registers the table from the
+//! start tile. After that, every quiet picture is checked for a new tile on the frontier — read
+//! among the placements the rules allow there — and for the current player's follower on the tile
+//! just laid. Nothing illegal is ever committed; what cannot be read is listed as a question.
+
+pub mod eval;
+
+use std::collections::HashMap;
+
+use opencv::core::{Mat, Size};
+use opencv::imgproc;
+use opencv::prelude::*;
+
+use crate::record::{FollowerEntry, PlayerEntry, Record, TurnEntry, FORMAT_VERSION};
+use crate::rules::{catalogue, Dir, Figure, Game, Placement, Pos, Rotation, RuleOptions, Setup};
+use crate::sim::figures::colour_bgr;
+use crate::vision::calibration::Calibration;
+use crate::vision::figures::Enrolment;
+use crate::vision::locate::{find_start_tile, looks_empty, predict_from, table_colours};
+use crate::vision::meeples::read_followers;
+use crate::vision::rectify::{quad_patch, shifted_quad, Quad, MARGIN_PX};
+use crate::vision::terrain::ColourModel;
+use crate::vision::tile::TileRecognizer;
+
+/// Width of the picture motion is measured on.
+const MOTION_WIDTH: i32 = 160;
+/// Mean grey-level change per pixel above which a frame counts as moving.
+const MOTION_LEVEL: f64 = 1.5;
+/// Quiet frames before a picture is read.
+const SETTLE_FRAMES: usize = 2;
+
+/// Something the tracker noticed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    /// The table was registered from the start tile.
+    Registered,
+    /// A tile was laid and committed.
+    Tile {
+        /// Its cell.
+        pos: Pos,
+        /// Its type's name.
+        tile: String,
+        /// Rotation in degrees.
+        rot: u16,
+    },
+    /// The current player's follower was committed on the tile just laid.
+    Follower {
+        /// A port of its feature.
+        port: String,
+    },
+    /// Something the tracker could not decide: a player must answer.
+    Question(String),
+}
+
+/// Follows one game.
+pub struct Tracker {
+    game: Game,
+    players: Vec<PlayerEntry>,
+    enrolment: Enrolment,
+    recognizer: TileRecognizer,
+    calibration: Option<Calibration>,
+    quads: HashMap<Pos, Quad>,
+    previous: Option<Mat>,
+    last_settled: Option<Mat>,
+    quiet: usize,
+    turns: Vec<TurnEntry>,
+    open: Option<TurnEntry>,
+    questions: Vec<String>,
+}
+
+impl Tracker {
+    /// A tracker for a base game between `players` (names and colours, in turn order).
+    pub fn new(
+        players: Vec<PlayerEntry>,
+        calibration: Option<Calibration>,
+    ) -> anyhow::Result<Tracker> {
+        let setup = Setup::new("base", players.len())?;
+        let game = Game::new(&setup)?;
+        let enrolment = Enrolment::new(
+            players
+                .iter()
+                .map(|p| colour_bgr(p.colour).map(|v| v as f32))
+                .collect(),
+            55.0,
+        );
+        let mut quads = HashMap::new();
+        if let Some(c) = &calibration {
+            quads.insert(Pos::new(0, 0), c.start);
+        }
+        Ok(Tracker {
+            game,
+            players,
+            enrolment,
+            recognizer: TileRecognizer::for_set(&setup.tileset),
+            calibration,
+            quads,
+            previous: None,
+            last_settled: None,
+            quiet: 0,
+            turns: Vec::new(),
+            open: None,
+            questions: Vec::new(),
+        })
+    }
+
+    /// Looks at the next frame.
+    pub fn feed(&mut self, frame: &Mat) -> anyhow::Result<Vec<Event>> {
+        let mut small = Mat::default();
+        let h = (f64::from(frame.rows()) * f64::from(MOTION_WIDTH) / f64::from(frame.cols().max(1)))
+            as i32;
+        let mut grey = Mat::default();
+        imgproc::cvt_color(frame, &mut grey, imgproc::COLOR_BGR2GRAY, 0)?;
+        imgproc::resize(
+            &grey,
+            &mut small,
+            Size::new(MOTION_WIDTH, h.max(1)),
+            0.0,
+            0.0,
+            imgproc::INTER_AREA,
+        )?;
+        let moving = match &self.previous {
+            Some(prev) if prev.size()? == small.size()? => {
+                let mut diff = Mat::default();
+                opencv::core::absdiff(prev, &small, &mut diff)?;
+                opencv::core::mean(&diff, &opencv::core::no_array())?[0] > MOTION_LEVEL
+            }
+            _ => true,
+        };
+        self.previous = Some(small);
+        self.quiet = if moving { 0 } else { self.quiet + 1 };
+        if self.quiet != SETTLE_FRAMES {
+            return Ok(Vec::new());
+        }
+        self.read_settled(frame)
+    }
+
+    fn read_settled(&mut self, frame: &Mat) -> anyhow::Result<Vec<Event>> {
+        let mut events = Vec::new();
+        if self.calibration.is_none() {
+            let mut colours = ColourModel::default();
+            if let Some(start) = find_start_tile(frame, &colours)? {
+                let (patch, _) = quad_patch(frame, &start, 0)?;
+                colours.calibrate(&patch, "D", Rotation::R0)?;
+                self.calibration = Some(Calibration {
+                    size: [frame.cols(), frame.rows()],
+                    start,
+                    table: table_colours(frame)?,
+                    colours,
+                });
+                self.quads.insert(Pos::new(0, 0), start);
+                events.push(Event::Registered);
+            }
+            return Ok(events);
+        }
+        self.follow_camera(frame)?;
+        if let Some(e) = self.look_for_follower(frame)? {
+            events.push(e);
+        }
+        events.extend(self.look_for_tile(frame)?);
+        if let Some(e) = self.look_for_follower(frame)? {
+            events.push(e);
+        }
+        Ok(events)
+    }
+
+    /// A bumped camera shifts the whole picture: measure the shift against the last quiet
+    /// picture (phase correlation) and move every known tile with it.
+    fn follow_camera(&mut self, frame: &Mat) -> anyhow::Result<()> {
+        let mut grey = Mat::default();
+        imgproc::cvt_color(frame, &mut grey, imgproc::COLOR_BGR2GRAY, 0)?;
+        let mut now = Mat::default();
+        grey.convert_to(&mut now, opencv::core::CV_32F, 1.0, 0.0)?;
+        if let Some(before) = &self.last_settled {
+            if before.size()? == now.size()? {
+                let mut response = 0.0f64;
+                let shift = imgproc::phase_correlate(
+                    before,
+                    &now,
+                    &opencv::core::no_array(),
+                    Some(&mut response),
+                )?;
+                if response > 0.2 && shift.x.hypot(shift.y) > 1.0 {
+                    for quad in self.quads.values_mut() {
+                        for p in quad.iter_mut() {
+                            p[0] += shift.x;
+                            p[1] += shift.y;
+                        }
+                    }
+                }
+            }
+        }
+        self.last_settled = Some(now);
+        Ok(())
+    }
+
+    fn predicted(&self, pos: Pos) -> Option<Quad> {
+        let predictions: Vec<Quad> = Dir::ALL
+            .iter()
+            .filter_map(|&d| self.quads.get(&pos.step(d)).map(|q| predict_from(q, d)))
+            .collect();
+        if predictions.is_empty() {
+            return None;
+        }
+        let n = predictions.len() as f64;
+        Some([0, 1, 2, 3].map(|k| {
+            [
+                predictions.iter().map(|q| q[k][0]).sum::<f64>() / n,
+                predictions.iter().map(|q| q[k][1]).sum::<f64>() / n,
+            ]
+        }))
+    }
+
+    fn look_for_tile(&mut self, frame: &Mat) -> anyhow::Result<Vec<Event>> {
+        let Some(calib) = &self.calibration else {
+            return Ok(Vec::new());
+        };
+        let (model, table) = (calib.colours.clone(), calib.table);
+        let cat = catalogue();
+        let mut best: Option<(f64, Pos, Placement, crate::rules::TileId, Quad)> = None;
+        for &pos in self.game.board().frontier() {
+            let Some(quad) = self.predicted(pos) else {
+                continue;
+            };
+            let inside = quad.iter().all(|p| {
+                p[0] >= 0.0
+                    && p[1] >= 0.0
+                    && p[0] < f64::from(frame.cols())
+                    && p[1] < f64::from(frame.rows())
+            });
+            if !inside {
+                continue;
+            }
+            let (patch, to_patch) = quad_patch(frame, &quad, MARGIN_PX)?;
+            let (mask, _) = self.enrolment.find(&patch, &model, 0.03)?;
+            if looks_empty(&patch, &model, &table, Some(&mask))? {
+                continue;
+            }
+            let (ranked, shift, fit) = self.recognizer.recognize_located(
+                &patch,
+                MARGIN_PX as usize,
+                &model,
+                Some(&mask),
+            )?;
+            // The likeliest reading the rules allow at this cell.
+            let legal = ranked.iter().find(|c| {
+                let placement = Placement { pos, rot: c.rot };
+                self.game.remaining(c.tile) > 0
+                    && self.game.legal_placements(c.tile).contains(&placement)
+            });
+            let Some(c) = legal else {
+                self.questions.push(format!(
+                    "a tile at ({}, {}) fits no legal reading",
+                    pos.x, pos.y
+                ));
+                continue;
+            };
+            if best.as_ref().is_none_or(|b| fit > b.0) {
+                let quad = shifted_quad(&to_patch, MARGIN_PX, shift);
+                best = Some((fit, pos, Placement { pos, rot: c.rot }, c.tile, quad));
+            }
+        }
+        let Some((_, pos, placement, tile, quad)) = best else {
+            return Ok(Vec::new());
+        };
+        self.close_turn()?;
+        self.game.place(tile, placement)?;
+        self.quads.insert(pos, quad);
+        let name = cat.tile(tile).name.clone();
+        self.open = Some(TurnEntry {
+            player: Some(
+                self.players[self.game.current_player().index()]
+                    .name
+                    .clone(),
+            ),
+            tile: name.clone(),
+            at: Some(pos),
+            rot: Some(placement.rot.degrees()),
+            follower: None,
+            discard: false,
+        });
+        Ok(vec![Event::Tile {
+            pos,
+            tile: name,
+            rot: placement.rot.degrees(),
+        }])
+    }
+
+    fn look_for_follower(&mut self, frame: &Mat) -> anyhow::Result<Option<Event>> {
+        let (Some(open), Some(calib)) = (&self.open, &self.calibration) else {
+            return Ok(None);
+        };
+        if open.follower.is_some() {
+            return Ok(None);
+        }
+        let Some(pos) = open.at else { return Ok(None) };
+        let Some(quad) = self.quads.get(&pos).copied() else {
+            return Ok(None);
+        };
+        let placed = *self
+            .game
+            .board()
+            .get(pos)
+            .ok_or_else(|| anyhow::anyhow!("open tile missing"))?;
+        let (patch, _) = quad_patch(frame, &quad, MARGIN_PX)?;
+        let (_, blobs) = self.enrolment.find(&patch, &calib.colours, 0.03)?;
+        let seat = self.game.current_player().index();
+        let spots = self.game.follower_spots();
+        let reads = read_followers(
+            &blobs,
+            MARGIN_PX,
+            [0.0, 0.0],
+            placed.tile,
+            placed.placement.rot,
+        );
+        let mine = reads
+            .iter()
+            .find(|f| f.colour == seat && spots.iter().any(|s| s.ports.contains(f.port)));
+        let Some(f) = mine else { return Ok(None) };
+        self.game.deploy(f.port, Figure::Normal)?;
+        let port = f.port.name().to_string();
+        if let Some(open) = &mut self.open {
+            open.follower = Some(FollowerEntry {
+                port: port.clone(),
+                figure: Figure::Normal,
+            });
+        }
+        Ok(Some(Event::Follower { port }))
+    }
+
+    fn close_turn(&mut self) -> anyhow::Result<()> {
+        if let Some(turn) = self.open.take() {
+            self.game.end_turn()?;
+            self.turns.push(turn);
+        }
+        Ok(())
+    }
+
+    /// Questions that came up (each one a point where a player would have been asked).
+    pub fn questions(&self) -> &[String] {
+        &self.questions
+    }
+
+    /// Ends the stream: the game as a record.
+    pub fn into_record(mut self) -> anyhow::Result<Record> {
+        self.close_turn()?;
+        Ok(Record {
+            meeplecam: FORMAT_VERSION,
+            tileset: "base".to_string(),
+            expansions: Vec::new(),
+            options: RuleOptions::default(),
+            players: self.players,
+            start: None,
+            turns: self.turns,
+        })
+    }
+}
