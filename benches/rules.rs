@@ -41,17 +41,11 @@ fn whole_game(c: &mut Criterion) {
 }
 
 fn whole_mixed_game(c: &mut Criterion) {
-    let expansions = [
-        Expansion::River,
-        Expansion::RiverIi,
-        Expansion::InnsAndCathedrals,
-    ]
-    .into_iter()
-    .collect();
+    let expansions = Expansion::ALL.into_iter().collect();
     let setup = Setup::with_expansions("base", expansions, 4).unwrap();
     let mut seed = 0u64;
     c.bench_function(
-        "random 4-player game with River I+II and Inns & Cathedrals (111 tiles)",
+        "random 4-player game with River I+II, Inns & Cathedrals, Traders & Builders (135 tiles)",
         |b| {
             b.iter(|| {
                 seed += 1;

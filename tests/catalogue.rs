@@ -1,8 +1,8 @@
 //! The tile catalogue against JCloisterZone's tile definitions (`../shared/conformance/jcz-tiles`):
 //! every tile we alias has the same roads, cities, cloisters and river, the same inns,
-//! cathedrals and pennants, the same fields touching the same cities — ours derived from the
-//! geometry, theirs written out — and every set has the same counts. Skipped when the folder is
-//! absent.
+//! cathedrals, pennants and goods, the same fields touching the same cities (with the same
+//! pig-herds) — ours derived from the geometry where the data does not list them, theirs written
+//! out — and every set has the same counts. Skipped when the folder is absent.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -73,11 +73,11 @@ fn ports(text: &str) -> PortSet {
 }
 
 /// A tile's facts in a form both sides can be put in: (kind, ports, marks) for features, and
-/// (ports, touched cities' ports) for fields.
+/// (ports, touched cities' ports, marks) for fields.
 #[derive(Debug, Default, PartialEq, Eq)]
 struct Facts {
     features: BTreeSet<(String, String, String)>,
-    fields: BTreeSet<(String, BTreeSet<String>)>,
+    fields: BTreeSet<(String, BTreeSet<String>, String)>,
 }
 
 fn ours(tile: &TileType) -> Facts {
@@ -96,7 +96,7 @@ fn ours(tile: &TileType) -> Facts {
                     .iter()
                     .map(|&c| tile.features[c].ports.to_string())
                     .collect();
-                facts.fields.insert((f.ports.to_string(), cities));
+                facts.fields.insert((f.ports.to_string(), cities, marks));
             }
             FeatureKind::Cloister => {
                 facts
@@ -137,6 +137,13 @@ fn theirs(body: &[Element]) -> Option<Facts> {
                 marks.extend(std::iter::repeat_n("Pennant", pennants));
                 if e.attrs.get("cathedral").is_some_and(|v| v == "true") {
                     marks.push("Cathedral");
+                }
+                match e.attrs.get("resource").map(String::as_str) {
+                    Some("wine") => marks.push("Goods(Wine)"),
+                    Some("grain") => marks.push("Goods(Wheat)"),
+                    Some("cloth") => marks.push("Goods(Cloth)"),
+                    Some(other) => panic!("unknown goods {other}"),
+                    None => {}
                 }
                 let p = ports(&e.text);
                 cities.push(p);
@@ -179,7 +186,14 @@ fn theirs(body: &[Element]) -> Option<Facts> {
                     .collect()
             })
             .unwrap_or_default();
-        facts.fields.insert((ports(&f.text).to_string(), touched));
+        let marks = if f.attrs.get("pig-herd").is_some_and(|v| v == "true") {
+            "[PigHerd]"
+        } else {
+            "[]"
+        };
+        facts
+            .fields
+            .insert((ports(&f.text).to_string(), touched, marks.into()));
     }
     Some(facts)
 }
@@ -196,10 +210,16 @@ fn tiles_and_sets_match_jcloisterzone() {
         ("river/1:1", "river"),
         ("river/2:1", "river_ii"),
         ("inns-and-cathedrals:1", "inns_and_cathedrals"),
+        ("traders-and-builders:1", "traders_and_builders"),
     ];
     let mut compared = 0;
     let mut failures = Vec::new();
-    for file in ["basic.xml", "river.xml", "inns_and_cathedrals.xml"] {
+    for file in [
+        "basic.xml",
+        "river.xml",
+        "inns_and_cathedrals.xml",
+        "traders_and_builders.xml",
+    ] {
         let xml = std::fs::read_to_string(dir.join(file)).unwrap();
         let all = elements(&xml);
         let mut i = 0;
@@ -261,6 +281,6 @@ fn tiles_and_sets_match_jcloisterzone() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    // 24 base, 21 river and 17 Inns & Cathedrals tile types.
-    assert_eq!(compared, 24 + 21 + 17);
+    // 24 base, 21 river, 17 Inns & Cathedrals and 24 Traders & Builders tile types.
+    assert_eq!(compared, 24 + 21 + 17 + 24);
 }

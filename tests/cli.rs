@@ -438,3 +438,85 @@ fn calibrate_then_recognize_a_rendered_board() {
     assert_eq!(out.status.code(), Some(2));
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
 }
+
+#[test]
+fn traders_and_builders_in_score_and_legal() {
+    let turns = |n: usize| {
+        let all = [
+            r#"{"tile": "U", "at": [1, 0], "rot": 0, "follower": {"port": "E"}}"#,
+            r#"{"tile": "B", "at": [0, 1], "rot": 0}"#,
+            r#"{"tile": "U", "at": [2, 0], "rot": 0, "follower": {"port": "E", "figure": "builder"}}"#,
+            r#"{"tile": "B", "at": [1, 1], "rot": 0}"#,
+            r#"{"tile": "U", "at": [3, 0], "rot": 0}"#,
+        ];
+        let players =
+            r#""players": [{"name": "Red", "colour": "red"}, {"name": "Blue", "colour": "blue"}]"#;
+        format!(
+            r#"{{"meeplecam": 1, "expansions": ["traders_and_builders"], {players}, "turns": [{}]}}"#,
+            all[..n].join(", ")
+        )
+    };
+    // Red's thief holds the road: on the next stretch only her builder may stand on it.
+    let path = temp("builder.json", &turns(2));
+    let out = meeplecam(&["legal", path.to_str().unwrap(), "--tile", "U", "--json"]);
+    assert!(out.status.success());
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["player"], "Red");
+    assert_eq!(report["extra_turn"], false);
+    assert_eq!(
+        report["figures"],
+        serde_json::json!(["normal", "builder", "pig"])
+    );
+    let east = report["placements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["at"] == serde_json::json!([2, 0]) && p["rot"] == 0)
+        .expect("the road continues east");
+    let road = east["followers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["feature"] == "road")
+        .unwrap();
+    assert_eq!(road["figures"], serde_json::json!(["builder"]));
+    // Extending the builder's road: Red lays a second tile.
+    let path = temp("double.json", &turns(5));
+    let out = meeplecam(&["legal", path.to_str().unwrap(), "--tile", "B", "--json"]);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["player"], "Red");
+    assert_eq!(report["extra_turn"], true);
+    let out = meeplecam(&["score", path.to_str().unwrap(), "--json"]);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let goods = &report["players"][0]["goods"];
+    assert_eq!(
+        goods,
+        &serde_json::json!({"wine": 0, "wheat": 0, "cloth": 0})
+    );
+    // The goods example of the rulebook: Red's goods win two majorities at the end.
+    let scenario = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/scenarios/s000_tb_goods_example.json"),
+    )
+    .unwrap();
+    let record: serde_json::Value = serde_json::from_str(&scenario).unwrap();
+    let path = temp("goods.json", &record["record"].to_string());
+    let out = meeplecam(&["score", path.to_str().unwrap(), "--json"]);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let red = &report["players"][0];
+    assert_eq!(
+        red["goods"],
+        serde_json::json!({"wine": 1, "wheat": 2, "cloth": 0})
+    );
+    assert_eq!(red["score"], 20);
+    let kinds: Vec<&str> = report["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["feature"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["city", "wine", "wheat"]);
+    let out = meeplecam(&["score", path.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("most wine"), "{text}");
+}

@@ -4,7 +4,7 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 
 use meeplecam::record::{jcz, selfplay::random_record_with, Record};
-use meeplecam::rules::{Expansion, RuleOptions};
+use meeplecam::rules::{Expansion, Figure, RuleOptions};
 
 /// A small valid `.jcz` document in JCloisterZone's shape.
 fn jcz_doc() -> Value {
@@ -41,6 +41,28 @@ fn jcz_doc_expansions() -> Value {
             {"type": "COMMIT", "payload": {}}
         ],
         "gameAnnotations": {"drawOrder": ["RI.1/CICI", "RI.1/IFI"]}
+    })
+}
+
+/// A `.jcz` document with Traders & Builders: a farmer, then a pig beside it.
+fn jcz_doc_traders() -> Value {
+    json!({
+        "setup": {
+            "sets": {"basic:1": 1, "traders-and-builders:1": 1},
+            "elements": {"small-follower": 7, "farmers": true, "builder": 1, "pig": 1, "traders": true, "pig-herd": true},
+            "rules": {},
+            "start": [{"tile": "BA/RCr", "x": 0, "y": 0, "rotation": 0}]
+        },
+        "players": [{"name": "Ann", "slot": 0}],
+        "replay": [
+            {"type": "PLACE_TILE", "payload": {"tileId": "BA/RFr", "rotation": "R0", "position": [1, 0]}},
+            {"type": "DEPLOY_MEEPLE", "payload": {"pointer": {"position": [1, 0], "feature": "Field", "location": "NL.NR.EL.WR"}, "meepleId": "0.small.1"}},
+            {"type": "COMMIT", "payload": {}},
+            {"type": "PLACE_TILE", "payload": {"tileId": "TB/CR", "rotation": "R180", "position": [2, 0]}},
+            {"type": "DEPLOY_MEEPLE", "payload": {"pointer": {"position": [2, 0], "feature": "Field", "location": "NL.NR.EL.ER.WR"}, "meepleId": "0.pig.1"}},
+            {"type": "COMMIT", "payload": {}}
+        ],
+        "gameAnnotations": {"drawOrder": ["BA/RFr", "TB/CR", "TB/Cc.w"]}
     })
 }
 
@@ -84,10 +106,15 @@ fn mutate(node: &mut Value, path: &[usize], replacement: Value) {
 }
 
 fn record_doc() -> Value {
-    let expansions = [Expansion::River, Expansion::InnsAndCathedrals]
-        .into_iter()
-        .collect();
-    let record = random_record_with("base", expansions, 3, RuleOptions::default(), 11).unwrap();
+    // Seed 13 deploys large followers, builders and pigs and has double turns.
+    let expansions = [
+        Expansion::River,
+        Expansion::InnsAndCathedrals,
+        Expansion::TradersAndBuilders,
+    ]
+    .into_iter()
+    .collect();
+    let record = random_record_with("base", expansions, 3, RuleOptions::default(), 13).unwrap();
     serde_json::from_str(&record.to_json()).unwrap()
 }
 
@@ -110,9 +137,13 @@ proptest! {
     #[test]
     fn mutated_jcz_files_are_errors_or_games(
         edits in proptest::collection::vec((proptest::collection::vec(0usize..100, 0..6), junk()), 1..4),
-        expansions in any::<bool>(),
+        kind in 0..3u8,
     ) {
-        let mut doc = if expansions { jcz_doc_expansions() } else { jcz_doc() };
+        let mut doc = match kind {
+            0 => jcz_doc(),
+            1 => jcz_doc_expansions(),
+            _ => jcz_doc_traders(),
+        };
         for (path, value) in edits {
             mutate(&mut doc, &path, value);
         }
@@ -147,6 +178,10 @@ fn the_unmutated_documents_are_valid() {
     let game = jcz::parse(&jcz_doc_expansions().to_string()).unwrap();
     let replay = game.record.replay_open().unwrap();
     assert_eq!(replay.game.meeples().len(), 1);
+    let game = jcz::parse(&jcz_doc_traders().to_string()).unwrap();
+    let replay = game.record.replay_open().unwrap();
+    let figures: Vec<Figure> = replay.game.meeples().iter().map(|m| m.figure).collect();
+    assert_eq!(figures, [Figure::Normal, Figure::Pig]);
 }
 
 #[test]
@@ -217,6 +252,23 @@ fn specific_bad_records_name_the_problem() {
             json!({"expansions": ["river"], "turns": [{"tile": "E", "at": [0, -1], "rot": 180}]}),
             "river tiles are laid before land tiles",
         ),
+        (
+            json!({"turns": [{"tile": "E", "at": [0, -1], "rot": 180, "follower": {"port": "S", "figure": "builder"}}]}),
+            "no builder left",
+        ),
+        (
+            json!({"expansions": ["traders_and_builders"], "turns": [{"tile": "E", "at": [0, -1], "rot": 180, "follower": {"port": "S", "figure": "builder"}}]}),
+            "needs one of its owner's followers",
+        ),
+        (
+            json!({"expansions": ["traders_and_builders"], "turns": [{"tile": "E", "at": [0, -1], "rot": 180, "follower": {"port": "S", "figure": "pig"}}]}),
+            "a pig may not stand on a city",
+        ),
+        (
+            json!({"expansions": ["traders_and_builders"], "turns": [{"tile": "E", "at": [0, -1], "rot": 180, "extra": true}]}),
+            "no builder's extra turn",
+        ),
+        (json!({"options": {"pigs": 300}}), "300"),
     ];
     for (patch, needle) in cases {
         let mut doc = base.clone();

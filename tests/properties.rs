@@ -1,5 +1,5 @@
-//! Invariants over thousands of seeded random games, base game and with The River (I, II) and
-//! Inns & Cathedrals mixed in.
+//! Invariants over thousands of seeded random games, base game and with The River (I, II),
+//! Inns & Cathedrals and Traders & Builders mixed in.
 
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -7,8 +7,8 @@ use rand_chacha::ChaCha8Rng;
 
 use meeplecam::record::selfplay::random_record_with;
 use meeplecam::rules::{
-    selfplay, Deploy, Dir, Expansion, Expansions, Figure, Game, Placement, PlayerId, Port,
-    Rotation, RuleOptions, Setup, Turn,
+    selfplay, Deploy, Dir, Expansion, Expansions, FeatureKind, Figure, Game, Placement, PlayerId,
+    Port, Rotation, RuleOptions, Setup, Turn,
 };
 
 /// The expansions whose bits are set in `mask` (bit k: `Expansion::ALL[k]`).
@@ -26,8 +26,8 @@ fn setup(players: usize, mask: u8) -> Setup {
 }
 
 /// Figures in supply plus figures on the board, per player and figure.
-fn figures_accounted(game: &Game) -> Vec<[u32; 2]> {
-    let mut n: Vec<[u32; 2]> = (0..game.players())
+fn figures_accounted(game: &Game) -> Vec<[u32; 4]> {
+    let mut n: Vec<[u32; 4]> = (0..game.players())
         .map(|p| Figure::ALL.map(|f| u32::from(game.figures(PlayerId(p as u8), f))))
         .collect();
     for m in game.meeples() {
@@ -72,8 +72,10 @@ fn check_listing(game: &Game, rng: &mut ChaCha8Rng) {
     let seat = game.current_player();
     for port in Port::all() {
         for figure in Figure::ALL {
-            let free = spots.iter().any(|s| s.ports.contains(port));
-            let ok = free && game.figures(seat, figure) > 0;
+            let ok = spots
+                .iter()
+                .any(|s| s.ports.contains(port) && s.figures.contains(figure));
+            assert!(!ok || game.figures(seat, figure) > 0);
             let mut stepwise = laid.clone();
             assert_eq!(stepwise.deploy(port, figure).is_ok(), ok, "{port} on {p:?}");
             let mut whole = game.clone();
@@ -121,6 +123,20 @@ fn check_river(game: &Game) {
     }
 }
 
+/// Builders and pigs stand only beside a follower of their owner's on the same feature.
+fn check_special_figures(game: &Game) {
+    for m in game.meeples().iter().filter(|m| !m.figure.is_follower()) {
+        let port = m.ports.iter().next().unwrap();
+        let f = game.feature_at(m.pos, port).unwrap();
+        assert!(f.has_follower_of(m.player), "{m:?} alone");
+        let kinds: &[FeatureKind] = match m.figure {
+            Figure::Builder => &[FeatureKind::Road, FeatureKind::City],
+            _ => &[FeatureKind::Field],
+        };
+        assert!(kinds.contains(&f.kind), "{m:?}");
+    }
+}
+
 fn play_checked(seed: u64, players: usize, mask: u8) {
     let mut game = Game::new(&setup(players, mask)).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -129,9 +145,21 @@ fn play_checked(seed: u64, players: usize, mask: u8) {
     let mut last = vec![0u32; players];
     loop {
         check_listing(&game, &mut probe);
-        let Some((_, report)) = selfplay::random_turn(&mut game, &mut rng, 0.6) else {
+        let (seat, was_extra) = (game.current_player(), game.is_extra_turn());
+        let Some((turn, report)) = selfplay::random_turn(&mut game, &mut rng, 0.6) else {
             break;
         };
+        // A builder earns one extra tile, never a third in a row; otherwise the turn passes
+        // after a laid tile (a discarded one is drawn again).
+        assert!(!(was_extra && report.extra_turn), "a third tile");
+        let passes = matches!(turn, Turn::Place { .. }) && !report.extra_turn;
+        let next = PlayerId(((seat.index() + 1) % players) as u8);
+        assert_eq!(game.current_player(), if passes { next } else { seat });
+        assert_eq!(
+            game.is_extra_turn(),
+            report.extra_turn || !passes && was_extra
+        );
+        check_special_figures(&game);
         assert_eq!(figures_accounted(&game), figures);
         for (before, now) in last.iter().zip(game.scores()) {
             assert!(now >= before, "a score went down");
@@ -169,7 +197,7 @@ proptest! {
     fn with_expansions_listed_moves_are_legal_and_figures_are_conserved(
         seed in any::<u64>(),
         players in 2usize..=8,
-        mask in 1u8..8,
+        mask in 1u8..16,
     ) {
         play_checked(seed, players, mask);
     }
@@ -182,7 +210,7 @@ proptest! {
     fn replaying_a_record_reproduces_its_game(
         seed in any::<u64>(),
         players in 2usize..=8,
-        mask in 0u8..8,
+        mask in 0u8..16,
     ) {
         let setup = setup(players, mask);
         let record =

@@ -1,11 +1,11 @@
-//! `meeplecam legal`: where the tile in hand may go, and where a follower may then stand.
+//! `meeplecam legal`: where the tile in hand may go, and where a figure may then stand.
 
 use std::path::Path;
 
 use anyhow::anyhow;
 use serde_json::json;
 
-use meeplecam::rules::{FollowerSpot, Placement};
+use meeplecam::rules::{Figure, FollowerSpot, Placement};
 
 use super::input::load;
 use super::Failure;
@@ -13,6 +13,7 @@ use super::Failure;
 pub fn run(path: &Path, tile: &str, as_json: bool) -> Result<(), Failure> {
     let loaded = load(path, true)?;
     let game = &loaded.replay.game;
+    let player = &loaded.replay.names[game.current_player().index()];
     let cat = game.catalogue();
     let id = cat
         .tile_id(tile)
@@ -40,15 +41,25 @@ pub fn run(path: &Path, tile: &str, as_json: bool) -> Result<(), Failure> {
                         "feature": s.kind.name(),
                         "port": s.port().name(),
                         "ports": s.ports.to_string(),
+                        "figures": s.figures.iter().map(Figure::name).collect::<Vec<_>>(),
                     })).collect::<Vec<_>>(),
                 })
             })
             .collect();
         println!(
             "{:#}",
-            json!({ "tile": cat.tile(id).name, "figures": figures, "placements": list })
+            json!({
+                "tile": cat.tile(id).name,
+                "player": player,
+                "extra_turn": game.is_extra_turn(),
+                "figures": figures,
+                "placements": list,
+            })
         );
         return Ok(());
+    }
+    if game.is_extra_turn() {
+        println!("{player}'s extra turn (builder)");
     }
     if options.is_empty() {
         println!(
@@ -62,7 +73,13 @@ pub fn run(path: &Path, tile: &str, as_json: bool) -> Result<(), Failure> {
     for (p, spots) in &options {
         let spots: Vec<String> = spots
             .iter()
-            .map(|s| format!("{} {}", s.kind, s.port()))
+            .map(|s| {
+                let figures: Vec<&str> = s.figures.iter().map(Figure::name).collect();
+                match figures.as_slice() {
+                    ["normal"] => format!("{} {}", s.kind, s.port()),
+                    _ => format!("{} {} ({})", s.kind, s.port(), figures.join(", ")),
+                }
+            })
             .collect();
         println!(
             "{:>4} {:>4}  rot {:>3}   followers: {}",

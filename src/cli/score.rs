@@ -5,7 +5,7 @@ use std::path::Path;
 use serde_json::json;
 
 use meeplecam::record::Replay;
-use meeplecam::rules::ScoreEvent;
+use meeplecam::rules::{Expansion, Good, PlayerId, ScoreEvent, Scored};
 
 use super::input::load;
 use super::Failure;
@@ -26,9 +26,28 @@ pub fn run(path: &Path, as_json: bool, open: bool) -> Result<(), Failure> {
     println!();
     let width = replay.names.iter().map(String::len).max().unwrap_or(0);
     for (i, name) in replay.names.iter().enumerate() {
-        println!("{name:<width$}  {:>4}", replay.game.scores()[i]);
+        let goods = goods_of(replay, i)
+            .map(|g| {
+                let list: Vec<String> = g.iter().map(|(good, n)| format!("{good} {n}")).collect();
+                format!("   goods: {}", list.join(", "))
+            })
+            .unwrap_or_default();
+        println!("{name:<width$}  {:>4}{goods}", replay.game.scores()[i]);
     }
     Ok(())
+}
+
+/// The goods tokens seat `i` holds, when Traders & Builders is in play.
+fn goods_of(replay: &Replay, i: usize) -> Option<Vec<(Good, u32)>> {
+    let game = &replay.game;
+    game.expansions()
+        .contains(Expansion::TradersAndBuilders)
+        .then(|| {
+            Good::ALL
+                .into_iter()
+                .map(|g| (g, game.goods(PlayerId(i as u8), g)))
+                .collect()
+        })
 }
 
 fn names(replay: &Replay, e: &ScoreEvent) -> Vec<String> {
@@ -43,13 +62,18 @@ fn describe(replay: &Replay, e: &ScoreEvent) -> String {
         Some(t) => format!("turn {t:>3}"),
         None => "final   ".to_string(),
     };
+    let what = match e.feature {
+        Scored::Feature(kind) => format!(
+            "{kind} of {} tile{}",
+            e.tiles.len(),
+            if e.tiles.len() == 1 { "" } else { "s" }
+        ),
+        Scored::Goods(good) => format!("most {good}"),
+    };
     format!(
-        "{when}  {:<20} +{:<3} {} of {} tile{} ({})",
+        "{when}  {:<20} +{:<3} {what} ({})",
         names(replay, e).join(", "),
         e.points,
-        e.feature,
-        e.tiles.len(),
-        if e.tiles.len() == 1 { "" } else { "s" },
         e.cause.name()
     )
 }
@@ -61,11 +85,19 @@ pub fn to_json(replay: &Replay) -> serde_json::Value {
         .iter()
         .enumerate()
         .map(|(i, name)| {
-            json!({
+            let mut player = json!({
                 "name": name,
                 "colour": replay.colours[i].name(),
                 "score": replay.game.scores()[i],
-            })
+            });
+            if let Some(goods) = goods_of(replay, i) {
+                player["goods"] = goods
+                    .into_iter()
+                    .map(|(g, n)| (g.name().to_string(), json!(n)))
+                    .collect::<serde_json::Map<_, _>>()
+                    .into();
+            }
+            player
         })
         .collect();
     let events: Vec<_> = replay

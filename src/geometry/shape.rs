@@ -4,7 +4,7 @@ use std::sync::OnceLock;
 
 use super::label::{LabelMap, LABEL_RES, SCENERY};
 use super::{port_point, rotate, Point};
-use crate::rules::{catalogue, Attr, Dir, FeatureKind, Port, Rotation, TileId, TileType};
+use crate::rules::{catalogue, Attr, Dir, FeatureKind, Good, Port, Rotation, TileId, TileType};
 
 /// Width of a road in tile units.
 pub const ROAD_WIDTH: f32 = 0.12;
@@ -80,6 +80,8 @@ pub struct TileShape {
     pub inns: Vec<Point>,
     /// Where cathedrals stand (Inns & Cathedrals).
     pub cathedrals: Vec<Point>,
+    /// Where goods symbols are printed, and which (Traders & Builders).
+    pub goods: Vec<(Point, Good)>,
     /// Whether roads meet at a junction house in the centre.
     pub junction: bool,
 }
@@ -105,7 +107,15 @@ impl TileShape {
             .features
             .iter()
             .map(|f| match f.kind {
-                FeatureKind::City => Outline::Area(city_polygon(dirs(f.ports.iter()))),
+                FeatureKind::City => {
+                    let others = tile
+                        .features
+                        .iter()
+                        .filter(|o| o.kind == FeatureKind::City && o.ports != f.ports)
+                        .flat_map(|o| dirs(o.ports.iter()))
+                        .collect();
+                    Outline::Area(city_polygon(dirs(f.ports.iter()), others))
+                }
                 FeatureKind::Road => Outline::Strip {
                     centreline: road_line(dirs(f.ports.iter())),
                     width: ROAD_WIDTH,
@@ -135,7 +145,9 @@ impl TileShape {
         for (i, f) in tile.features.iter().enumerate() {
             let anchor = match (&outlines[i], f.kind) {
                 (_, FeatureKind::Cloister) => CENTRE,
-                (Outline::Strip { centreline, .. }, _) => road_anchor(centreline),
+                (Outline::Strip { centreline, .. }, _) => {
+                    road_anchor(centreline, |p| labels.at(p) == i as u8)
+                }
                 _ => labels
                     .deepest(i as u8)
                     .ok_or_else(|| format!("tile {}: feature {i} has no area", tile.name))?,
@@ -143,6 +155,7 @@ impl TileShape {
             anchors.push(anchor);
         }
         let (mut pennants, mut cathedrals, mut inns) = (Vec::new(), Vec::new(), Vec::new());
+        let mut goods = Vec::new();
         for (i, f) in tile.features.iter().enumerate() {
             // The shield and the cathedral sit at the city's heart; the knight stands beside.
             for (attr, spots) in [
@@ -151,6 +164,12 @@ impl TileShape {
             ] {
                 for _ in 0..f.count(attr) {
                     spots.push(anchors[i]);
+                    anchors[i] = beside(&labels, i as u8, anchors[i]);
+                }
+            }
+            for good in Good::ALL {
+                for _ in 0..f.count(Attr::Goods(good)) {
+                    goods.push((anchors[i], good));
                     anchors[i] = beside(&labels, i as u8, anchors[i]);
                 }
             }
@@ -177,6 +196,7 @@ impl TileShape {
             pennants,
             inns,
             cathedrals,
+            goods,
             junction,
         })
     }
@@ -216,15 +236,25 @@ fn turned(points: Vec<Point>, quarter_turns: usize) -> Vec<Point> {
     points.into_iter().map(|p| rotate(p, rot)).collect()
 }
 
-/// A city covering the given sides, built from five patterns by rotation.
-fn city_polygon(sides: Vec<Dir>) -> Vec<Point> {
+/// A city covering the given sides, built from six patterns by rotation; `others`: sides of the
+/// tile's other cities.
+fn city_polygon(sides: Vec<Dir>, others: Vec<Dir>) -> Vec<Point> {
     let has = |d: usize| sides.iter().any(|s| s.index() == d % 4);
+    let beside = others.iter().find(|o| !has(o.index()));
     match sides.len() {
         1 => {
             // A cap on the north edge.
             let mut p = vec![[0.0, 0.0], [1.0, 0.0]];
             p.extend(bezier([1.0, 0.0], [0.5, 0.55], [0.0, 0.0], 16));
             turned(p, sides[0].index())
+        }
+        2 if has(sides[0].index() + 2) && beside.is_some() => {
+            // A band from west to east bowed north, leaving room for a field and a city south
+            // (Traders & Builders' CCc tiles).
+            let mut p = bezier([0.0, 0.0], [0.5, 0.45], [1.0, 0.0], 16);
+            p.extend(bezier([1.0, 1.0], [0.5, -0.1], [0.0, 1.0], 16));
+            let south = beside.map_or(2, |d| d.index());
+            turned(p, (south + 2) % 4)
         }
         2 if has(sides[0].index() + 2) => {
             // A band from west to east.
@@ -449,15 +479,21 @@ fn in_field_beside(tile: &TileType, labels: &LabelMap, p: Point) -> Point {
 }
 
 /// A follower on a road stands a third of the way in from where the road leaves the tile
-/// (for a road that ends in the centre) or at its middle.
-fn road_anchor(line: &[Point]) -> Point {
+/// (for a road that ends in the centre) or at its middle — or, where another road crosses over
+/// it there (a bridge), at the nearest point of the line that is its own.
+fn road_anchor(line: &[Point], own: impl Fn(Point) -> bool) -> Point {
     let ends_in_centre = line.last() == Some(&CENTRE);
     let k = if ends_in_centre {
         line.len() * 2 / 5
     } else {
         line.len() / 2
     };
-    line[k.min(line.len() - 1)]
+    let k = k.min(line.len() - 1);
+    (0..line.len())
+        .flat_map(|d| [k.saturating_sub(d), (k + d).min(line.len() - 1)])
+        .map(|j| line[j])
+        .find(|&p| own(p))
+        .unwrap_or(line[k])
 }
 
 fn covers(outline: &Outline, p: Point) -> bool {
@@ -635,7 +671,15 @@ mod tests {
             ] {
                 assert_eq!(spots.len() as u32, tile.count(attr), "{}", tile.name);
             }
-            for &p in &shape.cathedrals {
+            for good in Good::ALL {
+                let n = shape.goods.iter().filter(|(_, g)| *g == good).count();
+                assert_eq!(n as u32, tile.count(Attr::Goods(good)), "{}", tile.name);
+            }
+            for &p in shape
+                .cathedrals
+                .iter()
+                .chain(shape.goods.iter().map(|(p, _)| p))
+            {
                 let label = usize::from(shape.labels.at(p));
                 assert_eq!(
                     tile.features[label].kind,

@@ -5,7 +5,8 @@
 //! a drawn tile that appears in the draw order but was never laid fitted nowhere and was
 //! discarded, and once the draw order is used up (or the turn named `endTurn` is played) the game
 //! ends with final scoring. An element (farmers, inns, cathedrals) is in play when the setup
-//! lists it: FanCloisterZone's files list some as `false` and still score them.
+//! lists it: FanCloisterZone's files list some as `false` and still score them. Builders and pigs
+//! come in the numbers the setup gives, with or without Traders & Builders' tiles.
 
 use serde_json::Value;
 
@@ -177,6 +178,7 @@ fn sets_and_options(setup: &Value) -> Result<Setup, JczError> {
             ("river/1:1", Some(1)) => expansions.push(Expansion::River),
             ("river/2:1", Some(1)) => expansions.push(Expansion::RiverIi),
             ("inns-and-cathedrals:1", Some(1)) => expansions.push(Expansion::InnsAndCathedrals),
+            ("traders-and-builders:1", Some(1)) => expansions.push(Expansion::TradersAndBuilders),
             _ => return Err(JczError::Unsupported(format!("tile set {name} × {count}"))),
         }
     }
@@ -190,7 +192,10 @@ fn sets_and_options(setup: &Value) -> Result<Setup, JczError> {
         cathedrals: !inns,
         ..RuleOptions::default()
     };
+    let traders = expansions.contains(&Expansion::TradersAndBuilders);
     let mut large = 0;
+    let (mut goods, mut pig_herds) = (false, false);
+    let (mut builders, mut pigs) = (0, 0);
     if let Some(elements) = setup.get("elements").and_then(Value::as_object) {
         for (name, value) in elements {
             let count = || {
@@ -203,6 +208,10 @@ fn sets_and_options(setup: &Value) -> Result<Setup, JczError> {
                 "farmers" => options.farmers = true,
                 "small-follower" => options.followers = count()?,
                 "big-follower" => large = count()?,
+                "builder" => builders = count()?,
+                "pig" => pigs = count()?,
+                "traders" => goods = value.as_bool() != Some(false),
+                "pig-herd" => pig_herds = value.as_bool() != Some(false),
                 "inn" if inns => options.inns = true,
                 "cathedral" if inns => options.cathedrals = true,
                 other => return Err(JczError::Unsupported(format!("element {other}"))),
@@ -214,6 +223,16 @@ fn sets_and_options(setup: &Value) -> Result<Setup, JczError> {
             "{large} large followers (Inns & Cathedrals gives each player one)"
         )));
     }
+    // Goods, and River II's pig-herd, count exactly when Traders & Builders is in play.
+    let river_ii = expansions.contains(&Expansion::RiverIi);
+    if traders && !goods || traders && river_ii && !pig_herds || !traders && river_ii && pig_herds {
+        return Err(JczError::Unsupported(
+            "goods or pig-herds apart from Traders & Builders".into(),
+        ));
+    }
+    let each = u8::from(traders);
+    options.builders = (builders != each).then_some(builders);
+    options.pigs = (pigs != each).then_some(pigs);
     if let Some(rules) = setup.get("rules").and_then(Value::as_object) {
         for (name, value) in rules {
             match (name.as_str(), value.as_str()) {
@@ -301,6 +320,7 @@ fn replay_turns(replay: &Value) -> Result<(Vec<TurnEntry>, Option<TurnEntry>), J
                     at: Some(position(field(payload, "position")?)?),
                     rot: Some(deg),
                     follower: None,
+                    extra: None,
                     discard: false,
                 });
             }
@@ -312,6 +332,8 @@ fn replay_turns(replay: &Value) -> Result<(Vec<TurnEntry>, Option<TurnEntry>), J
                 let figure = match meeple.split('.').nth(1) {
                     Some("small") => Figure::Normal,
                     Some("big") => Figure::Large,
+                    Some("builder") => Figure::Builder,
+                    Some("pig") => Figure::Pig,
                     _ => return Err(JczError::Unsupported(format!("figure {meeple}"))),
                 };
                 let pointer = field(payload, "pointer")?;
@@ -430,6 +452,7 @@ fn merge_draws(
                 at: None,
                 rot: None,
                 follower: None,
+                extra: None,
                 discard: true,
             });
         }
@@ -484,7 +507,26 @@ mod tests {
         let turn = &game.record.turns[0];
         assert_eq!(turn.follower.as_ref().unwrap().figure, Figure::Large);
         assert_eq!(game.is_over(), None, "no draw order: the box tells");
+        // Traders & Builders: figures by count, with or without the expansion's tiles.
+        let tb = r#""basic:1": 1, "traders-and-builders:1": 1"#;
+        let all = r#""builder": 1, "pig": 1, "traders": true, "pig-herd": true"#;
+        let game = parse(&doc(tb, all, "0.builder.1")).unwrap();
+        assert_eq!(game.record.expansions, [Expansion::TradersAndBuilders]);
+        assert_eq!(
+            game.record.options.builders, None,
+            "the expansion's own count"
+        );
+        let turn = &game.record.turns[0];
+        assert_eq!(turn.follower.as_ref().unwrap().figure, Figure::Builder);
+        let pigs = parse(&doc(r#""basic:1": 1"#, r#""pig": 2"#, "0.pig.1")).unwrap();
+        assert!(pigs.record.expansions.is_empty());
+        assert_eq!(pigs.record.options.pigs, Some(2));
+        assert_eq!(
+            pigs.record.turns[0].follower.as_ref().unwrap().figure,
+            Figure::Pig
+        );
         for (sets, elements, meeple) in [
+            (tb, r#""builder": 1, "pig": 1"#, "0.small.1"),
             (ic, "", "0.small.1"),
             (r#""basic:1": 1"#, r#""big-follower": 1"#, "0.small.1"),
             (ic, r#""big-follower": 1"#, "0.abbot.1"),

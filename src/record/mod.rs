@@ -36,7 +36,7 @@ pub struct Record {
     /// The base box (`base`, `bigbox`).
     #[serde(default = "default_tileset")]
     pub tileset: String,
-    /// Expansions mixed in (`river`, `river_ii`, `inns_and_cathedrals`).
+    /// Expansions mixed in (`river`, `river_ii`, `inns_and_cathedrals`, `traders_and_builders`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub expansions: Vec<Expansion>,
     /// Rule options.
@@ -99,21 +99,26 @@ pub struct TurnEntry {
     /// Rotation in degrees clockwise, for a laid tile.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rot: Option<u16>,
-    /// The follower put on the tile.
+    /// The figure put on the tile.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub follower: Option<FollowerEntry>,
+    /// Whether this is the second part of a builder's double turn (Traders & Builders), checked
+    /// when present.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extra: Option<bool>,
     /// The tile fitted nowhere and was put away.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub discard: bool,
 }
 
-/// A follower deployed on the tile just laid.
+/// A figure deployed on the tile just laid.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FollowerEntry {
     /// A port of the feature it stands on, in board frame (`N`, `SL`, `C`, …).
     pub port: String,
-    /// Which figure: `normal` (the default) or `large` (Inns & Cathedrals).
+    /// Which figure: `normal` (the default), `large` (Inns & Cathedrals), `builder` or `pig`
+    /// (Traders & Builders).
     #[serde(default, skip_serializing_if = "is_normal")]
     pub figure: Figure,
 }

@@ -52,6 +52,14 @@ pub(super) fn replay(record: &Record, finish: bool) -> Result<Replay, ReplayErro
                 return Err(turn_err(format!("it is {expected}'s turn, not {name}'s")));
             }
         }
+        if entry.extra.is_some_and(|e| e != game.is_extra_turn()) {
+            let why = if game.is_extra_turn() {
+                "this is the second part of a builder's double turn"
+            } else {
+                "this is no builder's extra turn"
+            };
+            return Err(turn_err(why.into()));
+        }
         let turn = turn_of(entry).map_err(turn_err)?;
         let report = game.play(turn).map_err(|e| turn_err(e.to_string()))?;
         events.extend(report.events);

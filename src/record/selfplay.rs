@@ -29,17 +29,22 @@ pub fn random_record_with(
     setup.options = options;
     let mut game = Game::new(&setup)?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let (turns, _) = selfplay::play_out(&mut game, &mut rng);
     let cat = game.catalogue();
-    let entries = turns
-        .into_iter()
-        .map(|turn| match turn {
+    let mut entries = Vec::new();
+    loop {
+        let extra = game.is_extra_turn().then_some(true);
+        let Some((turn, _)) = selfplay::random_turn(&mut game, &mut rng, selfplay::DEPLOY_CHANCE)
+        else {
+            break;
+        };
+        entries.push(match turn {
             Turn::Discard { tile } => TurnEntry {
                 player: None,
                 tile: cat.tile(tile).name.clone(),
                 at: None,
                 rot: None,
                 follower: None,
+                extra,
                 discard: true,
             },
             Turn::Place {
@@ -55,10 +60,11 @@ pub fn random_record_with(
                     port: d.port.name().to_string(),
                     figure: d.figure,
                 }),
+                extra,
                 discard: false,
             },
-        })
-        .collect();
+        });
+    }
     Ok(Record {
         meeplecam: FORMAT_VERSION,
         tileset: tileset.to_string(),

@@ -5,15 +5,16 @@ use std::sync::OnceLock;
 
 use rustc_hash::FxHashMap;
 
-use super::fields::add_fields;
+use super::fields::{add_fields, ListedField};
 use super::port::{Port, PortSet};
 use super::tile::{Attr, FeatureDef, FeatureKind, RiverDef, TileId, TileType};
 
 /// The built-in data files, in load order.
-const DATA: [(&str, &str); 3] = [
+const DATA: [(&str, &str); 4] = [
     ("base.tiles", include_str!("data/base.tiles")),
     ("river.tiles", include_str!("data/river.tiles")),
     ("inns.tiles", include_str!("data/inns.tiles")),
+    ("traders.tiles", include_str!("data/traders.tiles")),
 ];
 
 /// A box of tiles: how many of each type, and which one starts the game.
@@ -272,11 +273,19 @@ fn parse_tile(rest: &str) -> Result<TileType, String> {
         }
         used = used.union(f.ports);
     }
-    for ports in &fields {
-        if ports.intersects(used) {
+    for f in &fields {
+        if f.ports.intersects(used) {
             return Err(format!("tile {name}: a field overlaps a feature"));
         }
-        used = used.union(*ports);
+        used = used.union(f.ports);
+        for p in f.touches.iter() {
+            if !features
+                .iter()
+                .any(|c| c.kind == FeatureKind::City && c.ports.contains(p))
+            {
+                return Err(format!("tile {name}: a field touches no city at {p}"));
+            }
+        }
     }
     if features.iter().any(|f| f.bridge) && river.is_none() {
         return Err(format!("tile {name}: a bridge without a river"));
@@ -304,19 +313,43 @@ fn parse_river<'a>(words: impl Iterator<Item = &'a str>) -> Result<RiverDef, Str
     Ok(river)
 }
 
-/// `field NL NR` (half-edges) or `field C` (a field enclosed in the centre).
-fn parse_field<'a>(words: impl Iterator<Item = &'a str>) -> Result<PortSet, String> {
-    let mut ports = PortSet::EMPTY;
+/// `field NL NR [touches N W] [pigherd]`: half-edges (or `C`, a field enclosed in the centre),
+/// a port of each city it touches, printed details.
+fn parse_field<'a>(words: impl Iterator<Item = &'a str>) -> Result<ListedField, String> {
+    let mut field = ListedField {
+        ports: PortSet::EMPTY,
+        touches: PortSet::EMPTY,
+        attrs: Vec::new(),
+    };
+    let mut touching = false;
     for w in words {
-        match w.parse::<Port>() {
-            Ok(p) if p.is_half_edge() || p == Port::CENTRE => ports = ports.with(p),
-            _ => return Err(format!("field word {w:?} is not a half-edge or C")),
+        match (w.parse::<Port>(), Attr::from_name(w)) {
+            _ if w == "touches" && !touching => touching = true,
+            (Ok(p), _) if touching && p.is_edge_centre() => field.touches = field.touches.with(p),
+            (Ok(p), _) if !touching && (p.is_half_edge() || p == Port::CENTRE) => {
+                field.ports = field.ports.with(p)
+            }
+            (_, Some(Attr::PigHerd)) => field.attrs.push(Attr::PigHerd),
+            _ => {
+                return Err(format!(
+                    "field word {w:?} is not a half-edge, C, touches or pigherd"
+                ))
+            }
         }
     }
-    if ports.is_empty() {
+    if field.ports.is_empty() {
         return Err("field without ports".into());
     }
-    Ok(ports)
+    Ok(field)
+}
+
+/// Whether `attr` may be printed on a feature of `kind` (fields list theirs on `field` lines).
+fn fits(attr: Attr, kind: FeatureKind) -> bool {
+    match attr {
+        Attr::Pennant | Attr::Cathedral | Attr::Goods(_) => kind == FeatureKind::City,
+        Attr::Inn => kind == FeatureKind::Road,
+        Attr::PigHerd => false,
+    }
 }
 
 fn parse_feature(text: &str) -> Result<FeatureDef, String> {
@@ -340,7 +373,7 @@ fn parse_feature(text: &str) -> Result<FeatureDef, String> {
                 return Err(format!("{kind_name} port {w} must be an edge centre"));
             }
             ports = ports.with(p);
-        } else if let Some(a) = Attr::from_name(w) {
+        } else if let Some(a) = Attr::from_name(w).filter(|&a| fits(a, kind)) {
             attrs.push(a);
         } else {
             return Err(format!("unknown word {w:?} in feature {text:?}"));
@@ -420,6 +453,36 @@ mod tests {
         assert_eq!(ext.first, cat.tile_id("RV12"));
         assert_eq!(ext.last, cat.tile_id("RV11"));
         assert_eq!(ext.replaces, [cat.tile_id("RV1").unwrap()]);
+    }
+
+    #[test]
+    fn traders_and_builders_tiles_are_as_the_rulebooks_describe() {
+        use crate::rules::Good;
+        let cat = catalogue();
+        let tile = |n: &str| cat.tile(cat.tile_id(n).unwrap());
+        let set = cat.expansion("traders_and_builders").unwrap();
+        // Seed 004: 24 tiles, 9 wine, 6 grain, 5 cloth, 4 without goods (one symbol a tile).
+        let goods = |g: Good| -> u32 {
+            set.counts
+                .iter()
+                .map(|&(t, n)| u32::from(n) * cat.tile(t).count(Attr::Goods(g)))
+                .sum()
+        };
+        assert_eq!(
+            set.counts.iter().map(|&(_, n)| n as usize).sum::<usize>(),
+            24
+        );
+        assert_eq!(Good::ALL.map(goods), [9, 6, 5]);
+        let kinds =
+            |n: &str, k: FeatureKind| tile(n).features.iter().filter(|f| f.kind == k).count();
+        // The bridge is no crossing: two roads through, four fields; three cities on TB6; the
+        // cloister splits TB20's road in three; TB23 has three fields.
+        assert_eq!(kinds("TB24", FeatureKind::Road), 2);
+        assert_eq!(kinds("TB24", FeatureKind::Field), 4);
+        assert_eq!(kinds("TB6", FeatureKind::City), 3);
+        assert_eq!(kinds("TB20", FeatureKind::Road), 3);
+        assert_eq!(kinds("TB23", FeatureKind::Field), 3);
+        assert_eq!(tile("RV19").count(Attr::PigHerd), 1);
     }
 
     #[test]
@@ -533,6 +596,12 @@ mod tests {
             ("tile Z | road N\nexpansion e first=Z", 2),
             ("tile Z | road N\nset s start=Z Z=1 last=Z", 2),
             ("tile Z | road N\nexpansion e replaces=Q Z=1", 2),
+            ("tile Z | road N wine", 1),
+            ("tile Z | city N pigherd", 1),
+            ("tile Z | city N | field EL ER touches S", 1),
+            ("tile Z | city N | field EL touches NL", 1),
+            ("tile Z | city N | field EL ER touches N touches N", 1),
+            ("tile Z | city N | field EL ER cloth", 1),
         ];
         for (text, line) in bad {
             let err = Catalogue::parse(text).unwrap_err();

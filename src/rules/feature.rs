@@ -39,7 +39,12 @@ pub struct Feature {
     pub inns: u32,
     /// Cathedrals printed in the city (Inns & Cathedrals).
     pub cathedrals: u32,
-    /// Followers standing on it.
+    /// Goods symbols printed in the city, by [`Good::index`](super::tile::Good::index)
+    /// (Traders & Builders).
+    pub goods: [u32; 3],
+    /// Pig-herds printed in the farm (River II).
+    pub pig_herds: u32,
+    /// Figures standing on it: followers, and builders or pigs beside their owners' followers.
     pub occupants: Vec<Occupant>,
     /// For fields: nodes of the cities the field touches.
     pub(crate) city_nodes: Vec<u32>,
@@ -57,6 +62,8 @@ impl Feature {
             pennants: 0,
             inns: 0,
             cathedrals: 0,
+            goods: [0; 3],
+            pig_herds: 0,
             occupants: Vec::new(),
             city_nodes: Vec::new(),
             scored: false,
@@ -74,6 +81,25 @@ impl Feature {
         t.sort_unstable();
         t.dedup();
         t
+    }
+
+    /// Whether a follower (not a builder or pig) stands on it.
+    pub fn is_occupied(&self) -> bool {
+        self.occupants.iter().any(|o| o.figure.is_follower())
+    }
+
+    /// Whether one of `player`'s followers stands on it.
+    pub fn has_follower_of(&self, player: PlayerId) -> bool {
+        self.occupants
+            .iter()
+            .any(|o| o.player == player && o.figure.is_follower())
+    }
+
+    /// Whether one of `player`'s figures of kind `figure` stands on it.
+    pub fn has(&self, player: PlayerId, figure: Figure) -> bool {
+        self.occupants
+            .iter()
+            .any(|o| o.player == player && o.figure == figure)
     }
 
     /// Players holding the majority of followers on the feature (empty if unoccupied).
@@ -98,6 +124,10 @@ impl Feature {
         self.pennants += other.pennants;
         self.inns += other.inns;
         self.cathedrals += other.cathedrals;
+        for (a, b) in self.goods.iter_mut().zip(other.goods) {
+            *a += b;
+        }
+        self.pig_herds += other.pig_herds;
         self.occupants.extend(other.occupants);
         self.city_nodes.extend(other.city_nodes);
         self.scored |= other.scored;

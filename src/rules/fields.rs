@@ -6,10 +6,11 @@
 //! form the fields: two half-edges share a field unless some obstacle touches the boundary on both
 //! sides between them. A field touches a city unless an obstacle other than that city walls them
 //! apart. Tiles whose fields no obstacle explains (a divider printed in the field, a field enclosed
-//! in the centre) list them in the data instead.
+//! in the centre, roads that end at a city wall on either side of a field, a printed pig-herd)
+//! list them in the data instead, with the cities each touches.
 
 use super::port::{Port, PortSet};
-use super::tile::{FeatureDef, FeatureKind, RiverDef};
+use super::tile::{Attr, FeatureDef, FeatureKind, RiverDef};
 
 const RING: usize = 12;
 
@@ -50,41 +51,65 @@ fn separated(a: usize, b: usize, obstacles: &[Obstacle]) -> bool {
         .any(|ob| passes(a, b, &ob.wall) && passes(b, a, &ob.wall))
 }
 
+/// A field as the data lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ListedField {
+    /// Its half-edges, or the centre for a field enclosed there.
+    pub(crate) ports: PortSet,
+    /// A port of each city it touches.
+    pub(crate) touches: PortSet,
+    /// Printed details (a pig-herd).
+    pub(crate) attrs: Vec<Attr>,
+}
+
 /// Appends the fields to `features` (which must hold no fields yet): the `listed` ones if the
 /// data gives any, else those derived from the obstacles.
 pub(crate) fn add_fields(
     features: &mut Vec<FeatureDef>,
     river: Option<RiverDef>,
-    listed: &[PortSet],
+    listed: &[ListedField],
 ) {
-    let groups: Vec<Vec<usize>> = if listed.is_empty() {
+    let fields: Vec<FeatureDef> = if listed.is_empty() {
         derive_groups(features, river)
+            .into_iter()
+            .map(|members| {
+                let ports = members
+                    .iter()
+                    .filter_map(|&i| Port::from_index(i))
+                    .collect();
+                let touched = |c| touches(features, river, c, &members);
+                field(features, ports, touched, Vec::new())
+            })
+            .collect()
     } else {
         listed
             .iter()
-            .map(|ports| ports.iter().map(Port::index).collect())
+            .map(|l| {
+                let touched = |c: usize| features[c].ports.intersects(l.touches);
+                field(features, l.ports, touched, l.attrs.clone())
+            })
             .collect()
     };
-    let mut fields = Vec::new();
-    for members in groups {
-        let ports: PortSet = members
-            .iter()
-            .filter_map(|&i| Port::from_index(i))
-            .collect();
-        let cities = (0..features.len())
-            .filter(|&c| features[c].kind == FeatureKind::City)
-            .filter(|&c| touches(features, river, c, &members, listed.is_empty()))
-            .collect();
-        fields.push(FeatureDef {
-            kind: FeatureKind::Field,
-            ports,
-            attrs: Vec::new(),
-            reaches_centre: false,
-            cities,
-            bridge: false,
-        });
-    }
     features.extend(fields);
+}
+
+/// A field on `ports` touching the cities among `features` that `touched` accepts.
+fn field(
+    features: &[FeatureDef],
+    ports: PortSet,
+    touched: impl Fn(usize) -> bool,
+    attrs: Vec<Attr>,
+) -> FeatureDef {
+    FeatureDef {
+        kind: FeatureKind::Field,
+        ports,
+        attrs,
+        reaches_centre: false,
+        cities: (0..features.len())
+            .filter(|&c| features[c].kind == FeatureKind::City && touched(c))
+            .collect(),
+        bridge: false,
+    }
 }
 
 /// Groups the free half-edges into fields.
@@ -132,24 +157,9 @@ fn derive_groups(features: &[FeatureDef], river: Option<RiverDef>) -> Vec<Vec<us
     out
 }
 
-/// Whether the field made of boundary positions `members` touches city `c`. A field enclosed in
-/// the centre touches every city; a listed field touches the cities beside its half-edges.
-fn touches(
-    features: &[FeatureDef],
-    river: Option<RiverDef>,
-    c: usize,
-    members: &[usize],
-    derived: bool,
-) -> bool {
-    if members.contains(&Port::CENTRE.index()) {
-        return true;
-    }
+/// Whether the field made of boundary positions `members` touches city `c`.
+fn touches(features: &[FeatureDef], river: Option<RiverDef>, c: usize, members: &[usize]) -> bool {
     let cc = contacts(&features[c]);
-    if !derived {
-        return members
-            .iter()
-            .any(|&i| cc.contains(&((i + 1) % RING)) || cc.contains(&((i + RING - 1) % RING)));
-    }
     let others = obstacles(features, river, Some(c));
     members
         .iter()

@@ -1,10 +1,13 @@
-//! The figures a player deploys: the normal follower and the large one of Inns & Cathedrals.
+//! The figures a player deploys: followers (the normal one and the large one of Inns &
+//! Cathedrals) and the special figures of Traders & Builders (the builder and the pig), which are
+//! no followers: they never count in a majority and only join a feature that holds one of their
+//! owner's followers.
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-/// A kind of follower.
+/// A kind of figure.
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
 )]
@@ -15,15 +18,26 @@ pub enum Figure {
     Normal,
     /// The large follower (Inns & Cathedrals): one figure that counts as two in a majority.
     Large,
+    /// The builder (Traders & Builders): on a road or city of its owner's, it earns a double
+    /// turn when its owner extends that feature.
+    Builder,
+    /// The pig (Traders & Builders): on a farm of its owner's, +1 point per city when the owner
+    /// scores that farm.
+    Pig,
 }
 
 impl Figure {
     /// All figures, in supply order.
-    pub const ALL: [Figure; 2] = [Figure::Normal, Figure::Large];
+    pub const ALL: [Figure; 4] = [Figure::Normal, Figure::Large, Figure::Builder, Figure::Pig];
 
     /// Index into per-figure tables.
     pub const fn index(self) -> usize {
         self as usize
+    }
+
+    /// Whether it is a follower (a thief, knight, monk or farmer), as opposed to a special figure.
+    pub const fn is_follower(self) -> bool {
+        matches!(self, Figure::Normal | Figure::Large)
     }
 
     /// How many followers it counts as when a majority is decided.
@@ -31,6 +45,17 @@ impl Figure {
         match self {
             Figure::Normal => 1,
             Figure::Large => 2,
+            Figure::Builder | Figure::Pig => 0,
+        }
+    }
+
+    /// What players call it: "normal follower", "large follower", "builder", "pig".
+    pub fn noun(self) -> &'static str {
+        match self {
+            Figure::Normal => "normal follower",
+            Figure::Large => "large follower",
+            Figure::Builder => "builder",
+            Figure::Pig => "pig",
         }
     }
 
@@ -39,6 +64,8 @@ impl Figure {
         match self {
             Figure::Normal => "normal",
             Figure::Large => "large",
+            Figure::Builder => "builder",
+            Figure::Pig => "pig",
         }
     }
 }
@@ -46,5 +73,40 @@ impl Figure {
 impl fmt::Display for Figure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// A set of figures (those that may stand on a spot).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Figures(u8);
+
+impl Figures {
+    /// No figure.
+    pub const EMPTY: Figures = Figures(0);
+
+    /// The set with `f` added.
+    pub const fn with(self, f: Figure) -> Figures {
+        Figures(self.0 | 1 << f as u8)
+    }
+
+    /// Whether `f` is in the set.
+    pub const fn contains(self, f: Figure) -> bool {
+        self.0 & 1 << f as u8 != 0
+    }
+
+    /// Whether the set is empty.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The figures in the set, in [`Figure::ALL`] order.
+    pub fn iter(self) -> impl Iterator<Item = Figure> {
+        Figure::ALL.into_iter().filter(move |&f| self.contains(f))
+    }
+}
+
+impl FromIterator<Figure> for Figures {
+    fn from_iter<I: IntoIterator<Item = Figure>>(iter: I) -> Figures {
+        iter.into_iter().fold(Figures::EMPTY, Figures::with)
     }
 }

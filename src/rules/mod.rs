@@ -20,12 +20,12 @@ pub mod tile;
 pub use board::{Board, Placement, PlacementError, Pos};
 pub use catalogue::{catalogue, Catalogue, ExpansionSet, TileSet};
 pub use expansions::{Expansion, Expansions};
-pub use figure::Figure;
+pub use figure::{Figure, Figures};
 pub use game::{
     Deploy, FollowerSpot, Game, IllegalMove, Meeple, Setup, SetupError, Turn, TurnReport,
 };
 pub use options::{FarmScoring, FinalInnsCathedrals, RuleOptions};
 pub use player::{Colour, PlayerId};
 pub use port::{Dir, Port, PortSet, Rotation};
-pub use scoring::{Cause, ScoreEvent};
-pub use tile::{Attr, EdgeKind, FeatureKind, RiverDef, TileId, TileType};
+pub use scoring::{Cause, ScoreEvent, Scored};
+pub use tile::{Attr, EdgeKind, FeatureKind, Good, RiverDef, TileId, TileType};

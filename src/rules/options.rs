@@ -23,6 +23,12 @@ pub struct RuleOptions {
     /// Inns & Cathedrals: what an incomplete road with an inn or city with a cathedral scores at
     /// the end of the game.
     pub final_inns_cathedrals: FinalInnsCathedrals,
+    /// Builders each player has; by default one with Traders & Builders, none without.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub builders: Option<u8>,
+    /// Pigs each player has; by default one with Traders & Builders, none without.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pigs: Option<u8>,
 }
 
 /// End-of-game scoring of an incomplete road with an inn or city with a cathedral.
@@ -59,6 +65,8 @@ impl Default for RuleOptions {
             inns: true,
             cathedrals: true,
             final_inns_cathedrals: FinalInnsCathedrals::Zero,
+            builders: None,
+            pigs: None,
         }
     }
 }

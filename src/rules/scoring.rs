@@ -5,7 +5,7 @@ use super::expansions::{inns, Expansions};
 use super::feature::Feature;
 use super::options::RuleOptions;
 use super::player::PlayerId;
-use super::tile::FeatureKind;
+use super::tile::{FeatureKind, Good};
 
 /// Why points were scored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -26,7 +26,32 @@ impl Cause {
     }
 }
 
-/// One feature scored: every player listed gains `points`.
+/// What an event scored: a feature, or the majority of a kind of goods (Traders & Builders).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scored {
+    /// A road, city, cloister or farm.
+    Feature(FeatureKind),
+    /// The most tokens of one kind of goods, at the end of the game.
+    Goods(Good),
+}
+
+impl Scored {
+    /// The lower-case name used in reports: the feature's kind or the goods' kind.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scored::Feature(kind) => kind.name(),
+            Scored::Goods(good) => good.name(),
+        }
+    }
+}
+
+impl std::fmt::Display for Scored {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One feature (or goods majority) scored: every player listed gains `points`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScoreEvent {
     /// 1-based turn in which it happened; `None` for end-of-game scoring.
@@ -36,8 +61,8 @@ pub struct ScoreEvent {
     /// Points each of them gains.
     pub points: u32,
     /// What was scored.
-    pub feature: FeatureKind,
-    /// The cells the feature covers (for a farm: its cells), sorted.
+    pub feature: Scored,
+    /// The cells the feature covers (for a farm: its cells; none for goods), sorted.
     pub tiles: Vec<Pos>,
     /// Why.
     pub cause: Cause,

@@ -3,6 +3,7 @@
 use rand::Rng;
 
 use super::board::Placement;
+use super::figure::Figure;
 use super::game::{Deploy, Game, Turn, TurnReport};
 use super::port::Dir;
 use super::scoring::ScoreEvent;
@@ -35,8 +36,9 @@ pub fn draw<R: Rng>(game: &Game, rng: &mut R) -> Option<TileId> {
 
 /// Plays one random legal turn (discarding a tile that fits nowhere); `None` once the bag is
 /// empty. Placements touching more tiles are likelier (players keep the board compact); a
-/// follower goes on a random free feature with probability `deploy_chance`, the large one (if
-/// in supply) one time in four.
+/// figure goes on a random spot with probability `deploy_chance`: the first figure that may
+/// stand there (a normal follower if any is left), or one time in four another one (the large
+/// follower, the builder or the pig).
 pub fn random_turn<R: Rng>(
     game: &mut Game,
     rng: &mut R,
@@ -77,12 +79,15 @@ pub fn random_turn<R: Rng>(
         .expect("listed placements are legal");
     let spots = game.follower_spots();
     let follower = if !spots.is_empty() && rng.random_bool(deploy_chance) {
-        let port = spots[rng.random_range(0..spots.len())].port();
-        let figures = game.deployable_figures();
-        let figure = match figures.as_slice() {
+        let spot = spots[rng.random_range(0..spots.len())];
+        let port = spot.port();
+        let figures: Vec<Figure> = spot.figures.iter().collect();
+        let (&first, others) = figures.split_first().expect("listed spots hold a figure");
+        let figure = match others {
+            [] => first,
+            _ if !rng.random_bool(0.25) => first,
             [only] => *only,
-            _ if rng.random_bool(0.25) => figures[figures.len() - 1],
-            _ => figures[0],
+            _ => others[rng.random_range(0..others.len())],
         };
         game.deploy(port, figure).expect("listed spots are free");
         Some(Deploy { port, figure })
@@ -98,12 +103,15 @@ pub fn random_turn<R: Rng>(
     Some((turn, report))
 }
 
+/// How often [`play_out`] deploys a figure when it can.
+pub const DEPLOY_CHANCE: f64 = 0.5;
+
 /// Plays random turns until the bag is empty, then scores the end of the game.
 /// Returns the turns played and every score event.
 pub fn play_out<R: Rng>(game: &mut Game, rng: &mut R) -> (Vec<Turn>, Vec<ScoreEvent>) {
     let mut turns = Vec::new();
     let mut events = Vec::new();
-    while let Some((turn, report)) = random_turn(game, rng, 0.5) {
+    while let Some((turn, report)) = random_turn(game, rng, DEPLOY_CHANCE) {
         turns.push(turn);
         events.extend(report.events);
     }

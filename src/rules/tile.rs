@@ -59,6 +59,42 @@ pub enum EdgeKind {
     River,
 }
 
+/// A kind of trade goods printed in cities (Traders & Builders).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Good {
+    /// Wine.
+    Wine,
+    /// Wheat (JCloisterZone: grain).
+    Wheat,
+    /// Cloth (the Big Box: fabric).
+    Cloth,
+}
+
+impl Good {
+    /// All kinds, in token order.
+    pub const ALL: [Good; 3] = [Good::Wine, Good::Wheat, Good::Cloth];
+
+    /// Index into per-kind tables.
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The lower-case name used in the data and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Good::Wine => "wine",
+            Good::Wheat => "wheat",
+            Good::Cloth => "cloth",
+        }
+    }
+}
+
+impl fmt::Display for Good {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// A printed detail that changes scoring. Expansions add variants here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Attr {
@@ -68,6 +104,10 @@ pub enum Attr {
     Inn,
     /// A cathedral in a city segment (Inns & Cathedrals).
     Cathedral,
+    /// A goods symbol in a city segment (Traders & Builders).
+    Goods(Good),
+    /// A pig-herd in a field (River II; it scores with Traders & Builders).
+    PigHerd,
 }
 
 impl Attr {
@@ -77,7 +117,11 @@ impl Attr {
             "pennant" => Some(Attr::Pennant),
             "inn" => Some(Attr::Inn),
             "cathedral" => Some(Attr::Cathedral),
-            _ => None,
+            "pigherd" => Some(Attr::PigHerd),
+            _ => Good::ALL
+                .into_iter()
+                .find(|g| g.name() == name)
+                .map(Attr::Goods),
         }
     }
 }

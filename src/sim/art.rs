@@ -8,7 +8,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::style::{Bgr, Style};
 use crate::geometry::{inside_polygon, Outline, Point as TilePoint, SceneryKind, TileShape};
-use crate::rules::{catalogue, FeatureKind, TileId};
+use crate::rules::{catalogue, FeatureKind, Good, TileId};
 
 /// Side of a painted tile in pixels.
 pub const ART_PX: i32 = 160;
@@ -92,6 +92,9 @@ pub fn paint_tile(tile: TileId, style: &Style, seed: u64) -> opencv::Result<Mat>
     for &p in &shape.pennants {
         shield(&mut img, p)?;
     }
+    for &(p, good) in &shape.goods {
+        goods_mark(&mut img, p, good)?;
+    }
     for &p in &shape.cathedrals {
         // A large church with a tall tower.
         house(&mut img, [p[0], p[1] + 0.04], 0.12, style)?;
@@ -119,6 +122,26 @@ pub fn paint_tile(tile: TileId, style: &Style, seed: u64) -> opencv::Result<Mat>
         SHIFT,
     )?;
     Ok(img)
+}
+
+/// A small goods symbol (Traders & Builders): a dark red bunch of grapes for wine, a yellow
+/// sheaf for wheat, a blue bale for cloth.
+fn goods_mark(img: &mut Mat, p: TilePoint, good: Good) -> opencv::Result<()> {
+    let r = 0.045;
+    match good {
+        Good::Wine => fill(img, &ellipse(p, r * 0.8, r), [90.0, 30.0, 120.0]),
+        Good::Wheat => fill(img, &ellipse(p, r * 0.6, r * 1.2), [40.0, 200.0, 230.0]),
+        Good::Cloth => fill(
+            img,
+            &[
+                [p[0] - r, p[1] - r * 0.7],
+                [p[0] + r, p[1] - r * 0.7],
+                [p[0] + r, p[1] + r * 0.7],
+                [p[0] - r, p[1] + r * 0.7],
+            ],
+            [170.0, 90.0, 40.0],
+        ),
+    }
 }
 
 fn grass(img: &mut Mat, style: &Style, rng: &mut ChaCha8Rng) -> opencv::Result<()> {

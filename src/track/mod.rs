@@ -279,6 +279,7 @@ impl Tracker {
             at: Some(pos),
             rot: Some(placement.rot.degrees()),
             follower: None,
+            extra: None,
             discard: false,
         });
         Ok(vec![Event::Tile {
@@ -315,9 +316,12 @@ impl Tracker {
             placed.tile,
             placed.placement.rot,
         );
-        let mine = reads
-            .iter()
-            .find(|f| f.colour == seat && spots.iter().any(|s| s.ports.contains(f.port)));
+        let mine = reads.iter().find(|f| {
+            f.colour == seat
+                && spots
+                    .iter()
+                    .any(|s| s.ports.contains(f.port) && s.figures.contains(Figure::Normal))
+        });
         let Some(f) = mine else { return Ok(None) };
         self.game.deploy(f.port, Figure::Normal)?;
         let port = f.port.name().to_string();

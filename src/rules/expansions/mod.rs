@@ -1,9 +1,10 @@
 //! Expansions: which are in play, the box their tiles make with a base box, and their rules as
 //! hooks into the same turn structure (`river` for placement and draw order, `inns` for scoring
-//! and the large follower).
+//! and the large follower, `traders` for goods, the builder's double turn and the pig).
 
 pub mod inns;
 pub mod river;
+pub mod traders;
 
 use std::fmt;
 
@@ -22,14 +23,17 @@ pub enum Expansion {
     RiverIi,
     /// Inns & Cathedrals: eighteen tiles, inns, cathedrals and the large follower.
     InnsAndCathedrals,
+    /// Traders & Builders: twenty-four tiles, goods, the builder and the pig.
+    TradersAndBuilders,
 }
 
 impl Expansion {
     /// All known expansions.
-    pub const ALL: [Expansion; 3] = [
+    pub const ALL: [Expansion; 4] = [
         Expansion::River,
         Expansion::RiverIi,
         Expansion::InnsAndCathedrals,
+        Expansion::TradersAndBuilders,
     ];
 
     /// The name used in records and in the catalogue data.
@@ -38,6 +42,7 @@ impl Expansion {
             Expansion::River => "river",
             Expansion::RiverIi => "river_ii",
             Expansion::InnsAndCathedrals => "inns_and_cathedrals",
+            Expansion::TradersAndBuilders => "traders_and_builders",
         }
     }
 
@@ -163,6 +168,9 @@ mod tests {
         let inns = compose(cat, bigbox, only(Expansion::InnsAndCathedrals));
         assert_eq!(total(&inns), 73 + 18);
         assert_eq!(cat.tile(inns.start).name, "D");
+        // Traders & Builders: 24 tiles (seed 000's tile list, seed 004's distribution).
+        let traders = compose(cat, bigbox, only(Expansion::TradersAndBuilders));
+        assert_eq!(total(&traders), 73 + 24);
         // Seed 004: River II has 12 tiles; both rivers together keep one spring and one lake of
         // River I's two ends (footnote 10).
         let ii = compose(cat, base, only(Expansion::RiverIi));

@@ -1,19 +1,20 @@
-//! A game in progress: the turn structure, followers and scoring.
+//! A game in progress: the turn structure, figures and scoring (`deploy`: where figures may
+//! stand; `finish`: end-of-game scoring).
+
+mod deploy;
+mod finish;
 
 use super::board::{Board, Placement, PlacementError, Pos};
 use super::catalogue::{catalogue, Catalogue, TileSet};
 use super::expansions::river::{self, River};
-use super::expansions::{compose, inns, Expansions};
+use super::expansions::{compose, inns, traders, Expansions};
 use super::feature::{Feature, FeatureGraph, FeatureId, Occupant};
-use super::figure::Figure;
-use super::options::{FarmScoring, RuleOptions};
+use super::figure::{Figure, Figures};
+use super::options::RuleOptions;
 use super::player::PlayerId;
 use super::port::{Dir, Port, PortSet, Rotation};
-use super::scoring::{
-    cloister_value, completed_value, incomplete_value, Cause, ScoreEvent, FARM_POINTS_PER_CITY,
-    FIRST_EDITION_POINTS_PER_CITY,
-};
-use super::tile::{Attr, FeatureKind, TileId};
+use super::scoring::{cloister_value, completed_value, Cause, ScoreEvent, Scored};
+use super::tile::{Attr, FeatureKind, Good, TileId};
 
 /// What a game needs before the first turn.
 #[derive(Clone, Debug)]
@@ -74,7 +75,7 @@ pub enum SetupError {
     RiverStart(String),
 }
 
-/// A follower put on the tile just laid.
+/// A figure put on the tile just laid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Deploy {
     /// A port (board frame) of the feature it stands on.
@@ -96,13 +97,13 @@ impl Deploy {
 /// One player's turn as the table saw it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Turn {
-    /// The tile was laid, and perhaps a follower on one of its features.
+    /// The tile was laid, and perhaps a figure on one of its features.
     Place {
         /// The tile drawn.
         tile: TileId,
         /// Where and how it was laid.
         placement: Placement,
-        /// The follower put on it, if any.
+        /// The figure put on it, if any.
         follower: Option<Deploy>,
     },
     /// The tile fits nowhere and was put back in the box; the same player draws again.
@@ -151,18 +152,26 @@ pub enum IllegalMove {
     /// Another follower already stands somewhere on that feature.
     #[error("the {0} at port {1} is already occupied")]
     Occupied(FeatureKind, Port),
-    /// The player has no follower of that figure in supply.
-    #[error("player {0} has no {1} follower left")]
-    NoFollowerLeft(u8, Figure),
+    /// The player has no figure of that kind in supply.
+    #[error("player {seat} has no {noun} left", seat = .0, noun = .1.noun())]
+    NoFigureLeft(u8, Figure),
+    /// Builders stand on roads and cities, pigs on farms (Traders & Builders).
+    #[error("a {noun} may not stand on a {kind}", noun = .0.noun(), kind = .1)]
+    WrongFeature(Figure, FeatureKind),
+    /// A builder or pig joins only a feature that holds one of its owner's followers.
+    #[error("a {noun} needs one of its owner's followers on the {kind} at port {port}", noun = .0.noun(), kind = .1, port = .2)]
+    NoOwnFollower(Figure, FeatureKind, Port),
 }
 
-/// Where a follower may stand on the tile just placed.
+/// Where a figure may stand on the tile just placed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FollowerSpot {
     /// The feature's kind.
     pub kind: FeatureKind,
     /// The feature's ports on this tile, in board frame.
     pub ports: PortSet,
+    /// The figures in the player's supply that may stand there.
+    pub figures: Figures,
 }
 
 impl FollowerSpot {
@@ -172,7 +181,7 @@ impl FollowerSpot {
     }
 }
 
-/// A follower on the board.
+/// A figure on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Meeple {
     /// Its owner.
@@ -192,14 +201,24 @@ pub struct Meeple {
 pub struct TurnReport {
     /// Features scored.
     pub events: Vec<ScoreEvent>,
-    /// Followers that go back to their owners' supply (players take them off the table).
+    /// Figures that go back to their owners' supply (players take them off the table).
     pub returned: Vec<Meeple>,
+    /// Goods tokens the player took for the cities they completed, by [`Good::index`].
+    pub goods: [u32; 3],
+    /// The same player lays another tile: the second part of a builder's double turn.
+    pub extra_turn: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
     PlaceTile,
-    Deploy { tile: u32, deployed: bool },
+    /// A tile was laid; `builder`: it extends a feature holding the player's builder, earning a
+    /// second part of the turn.
+    Deploy {
+        tile: u32,
+        deployed: bool,
+        builder: bool,
+    },
     Over,
 }
 
@@ -218,9 +237,15 @@ pub struct Game {
     graph: FeatureGraph,
     remaining: Vec<u8>,
     scores: Vec<u32>,
+    /// Figures each player starts with, by [`Figure::index`].
+    dealt: [u8; 4],
     /// Per player, figures in supply by [`Figure::index`].
-    supply: Vec<[u8; 2]>,
+    supply: Vec<[u8; 4]>,
+    /// Per player, goods tokens by [`Good::index`].
+    goods: Vec<[u32; 3]>,
     current: PlayerId,
+    /// Whether the current turn is the second part of a builder's double turn.
+    extra_turn: bool,
     turn: u32,
     phase: Phase,
 }
@@ -241,9 +266,12 @@ impl Game {
         if river.as_ref().is_some_and(|r| r.spring != start) {
             return Err(SetupError::RiverStart(cat.tile(start).name.clone()));
         }
+        let [builders, pigs] = traders::special_figures(setup.expansions, &setup.options);
         let figures = [
             setup.options.followers,
             inns::large_followers(setup.expansions),
+            builders,
+            pigs,
         ];
         let mut game = Game {
             cat,
@@ -254,8 +282,11 @@ impl Game {
             graph: FeatureGraph::default(),
             remaining,
             scores: vec![0; setup.players],
+            dealt: figures,
             supply: vec![figures; setup.players],
+            goods: vec![[0; 3]; setup.players],
             current: PlayerId(0),
+            extra_turn: false,
             turn: 0,
             phase: Phase::PlaceTile,
         };
@@ -300,9 +331,14 @@ impl Game {
         self.figures(player, Figure::Normal)
     }
 
-    /// Followers of kind `figure` in `player`'s supply.
+    /// Figures of kind `figure` in `player`'s supply.
     pub fn figures(&self, player: PlayerId, figure: Figure) -> u8 {
         self.supply[player.index()][figure.index()]
+    }
+
+    /// Goods tokens `player` holds of kind `good` (Traders & Builders).
+    pub fn goods(&self, player: PlayerId, good: Good) -> u32 {
+        self.goods[player.index()][good.index()]
     }
 
     /// The figures the current player could deploy now (those left in supply).
@@ -320,6 +356,13 @@ impl Game {
     /// Whose turn it is.
     pub fn current_player(&self) -> PlayerId {
         self.current
+    }
+
+    /// Whether the current turn is the second part of a builder's double turn (Traders &
+    /// Builders): the same player lays another tile, and extending the builder's feature again
+    /// earns no third.
+    pub fn is_extra_turn(&self) -> bool {
+        self.extra_turn
     }
 
     /// Turns completed so far (tiles laid or discarded after the start tile).
@@ -394,11 +437,28 @@ impl Game {
         self.check_placement(tile, placement)?;
         self.take(tile);
         let index = self.lay(tile, placement);
+        let builder = !self.extra_turn && self.extends_builder(index);
         self.phase = Phase::Deploy {
             tile: index,
             deployed: false,
+            builder,
         };
         Ok(())
+    }
+
+    /// Whether the tile just laid (index `tile`) extends a road or city holding the current
+    /// player's builder.
+    fn extends_builder(&self, tile: u32) -> bool {
+        let builder = Figure::Builder.index();
+        if self.supply[self.current.index()][builder] == self.dealt[builder] {
+            return false;
+        }
+        let placed = self.board.tiles()[tile as usize];
+        let count = self.cat.tile(placed.tile).features.len() as u32;
+        (0..count).any(|i| {
+            let f = self.graph.get(self.graph.root(placed.first_node + i));
+            traders::extends_builder(f, self.current)
+        })
     }
 
     /// Puts the drawn tile back in the box because it fits nowhere; the player draws again.
@@ -426,82 +486,11 @@ impl Game {
         }
     }
 
-    /// Where the current player may put a follower on the tile just laid.
-    pub fn follower_spots(&self) -> Vec<FollowerSpot> {
-        let Phase::Deploy {
-            tile,
-            deployed: false,
-        } = self.phase
-        else {
-            return Vec::new();
-        };
-        if !self.has_figure() {
-            return Vec::new();
-        }
-        let placed = self.board.tiles()[tile as usize];
-        let ty = self.cat.tile(placed.tile);
-        ty.features
-            .iter()
-            .enumerate()
-            .filter(|(i, f)| {
-                (f.kind != FeatureKind::Field || self.options.farmers)
-                    && self
-                        .graph
-                        .get(self.graph.root(placed.first_node + *i as u32))
-                        .occupants
-                        .is_empty()
-            })
-            .map(|(_, f)| FollowerSpot {
-                kind: f.kind,
-                ports: f.ports.rotated(placed.placement.rot),
-            })
-            .collect()
-    }
-
-    /// Puts one of the current player's followers of kind `figure` on the feature at `port`
-    /// (board frame) of the tile just laid.
-    pub fn deploy(&mut self, port: Port, figure: Figure) -> Result<(), IllegalMove> {
-        let Phase::Deploy { tile, deployed } = self.phase else {
-            return Err(IllegalMove::OutOfOrder("a follower comes after its tile"));
-        };
-        if deployed {
-            return Err(IllegalMove::OutOfOrder("only one follower per turn"));
-        }
-        let placed = self.board.tiles()[tile as usize];
-        let ty = self.cat.tile(placed.tile);
-        let local = ty
-            .feature_at_rotated(port, placed.placement.rot)
-            .ok_or(IllegalMove::NoFeature(port))?;
-        let kind = ty.features[local].kind;
-        if kind == FeatureKind::Field && !self.options.farmers {
-            return Err(IllegalMove::NoFarmers);
-        }
-        let node = placed.first_node + local as u32;
-        let root = self.graph.find(node);
-        if !self.graph.get(root).occupants.is_empty() {
-            return Err(IllegalMove::Occupied(kind, port));
-        }
-        let player = self.current;
-        if self.figures(player, figure) == 0 {
-            return Err(IllegalMove::NoFollowerLeft(player.0, figure));
-        }
-        self.supply[player.index()][figure.index()] -= 1;
-        self.graph.get_mut(root).occupants.push(Occupant {
-            player,
-            tile,
-            node,
-            figure,
-        });
-        self.phase = Phase::Deploy {
-            tile,
-            deployed: true,
-        };
-        Ok(())
-    }
-
-    /// Ends the turn: scores what the new tile completed and passes to the next player.
+    /// Ends the turn: scores what the new tile completed (the player who completed a city takes
+    /// its goods) and passes to the next player, unless a builder earned the player a second
+    /// part of the turn.
     pub fn end_turn(&mut self) -> Result<TurnReport, IllegalMove> {
-        let Phase::Deploy { tile, .. } = self.phase else {
+        let Phase::Deploy { tile, builder, .. } = self.phase else {
             return Err(IllegalMove::OutOfOrder(
                 "a turn ends after its tile is laid",
             ));
@@ -520,6 +509,13 @@ impl Game {
             if f.is_closed() && !f.scored {
                 let tiles = f.tiles().len() as u32;
                 let points = completed_value(f, tiles, &self.options, self.expansions);
+                let goods = traders::goods_taken(f, self.expansions);
+                for (held, taken) in self.goods[self.current.index()].iter_mut().zip(goods) {
+                    *held += taken;
+                }
+                for (sum, taken) in report.goods.iter_mut().zip(goods) {
+                    *sum += taken;
+                }
                 self.score(root, points, Cause::Completed, &mut report);
             }
         }
@@ -533,7 +529,11 @@ impl Game {
                 }
             }
         }
-        self.current = PlayerId(((self.current.index() + 1) % self.players()) as u8);
+        report.extra_turn = builder;
+        self.extra_turn = builder;
+        if !builder {
+            self.current = PlayerId(((self.current.index() + 1) % self.players()) as u8);
+        }
         self.phase = Phase::PlaceTile;
         Ok(report)
     }
@@ -557,102 +557,6 @@ impl Game {
                 }
                 self.end_turn()
             }
-        }
-    }
-
-    /// End-of-game scoring: incomplete roads, cities and cloisters, then farms.
-    pub fn finish(&mut self) -> Result<Vec<ScoreEvent>, IllegalMove> {
-        match self.phase {
-            Phase::Over => return Err(IllegalMove::GameOver),
-            Phase::Deploy { .. } => {
-                return Err(IllegalMove::OutOfOrder("end the turn before final scoring"))
-            }
-            Phase::PlaceTile => {}
-        }
-        let mut report = TurnReport::default();
-        let open: Vec<FeatureId> = self
-            .graph
-            .groups()
-            .filter(|(_, f)| !f.scored && !f.occupants.is_empty() && f.kind != FeatureKind::Field)
-            .map(|(id, _)| id)
-            .collect();
-        for root in open {
-            let f = self.graph.get(root);
-            let points = match f.kind {
-                FeatureKind::Cloister => {
-                    let pos = self.board.tiles()[f.occupants[0].tile as usize]
-                        .placement
-                        .pos;
-                    cloister_value(self.board.block_count(pos))
-                }
-                _ => incomplete_value(f, f.tiles().len() as u32, &self.options, self.expansions),
-            };
-            self.score(root, points, Cause::Final, &mut report);
-        }
-        let farms = self.farms_and_cities();
-        match self.options.farm_scoring {
-            FarmScoring::PerFarm => {
-                for (farm, cities) in farms {
-                    let points = FARM_POINTS_PER_CITY * cities.len() as u32;
-                    self.score(farm, points, Cause::Final, &mut report);
-                }
-            }
-            FarmScoring::PerCity => self.score_cities_for_farmers(&farms, &mut report),
-        }
-        self.phase = Phase::Over;
-        Ok(report.events)
-    }
-
-    /// Every occupied farm with the completed cities it touches.
-    fn farms_and_cities(&self) -> Vec<(FeatureId, Vec<FeatureId>)> {
-        self.graph
-            .groups()
-            .filter(|(_, f)| f.kind == FeatureKind::Field && !f.occupants.is_empty())
-            .map(|(id, f)| {
-                let mut cities: Vec<FeatureId> = f
-                    .city_nodes
-                    .iter()
-                    .map(|&n| self.graph.root(n))
-                    .filter(|&c| self.graph.get(c).is_closed())
-                    .collect();
-                cities.sort_unstable();
-                cities.dedup();
-                (id, cities)
-            })
-            .collect()
-    }
-
-    /// First-edition farm scoring: each completed city once, for the farmers on all farms
-    /// that touch it.
-    fn score_cities_for_farmers(
-        &mut self,
-        farms: &[(FeatureId, Vec<FeatureId>)],
-        report: &mut TurnReport,
-    ) {
-        let mut cities: Vec<FeatureId> = farms.iter().flat_map(|(_, c)| c.clone()).collect();
-        cities.sort_unstable();
-        cities.dedup();
-        for city in cities {
-            let mut supply = Feature::new(FeatureKind::Field, 0, 0);
-            for (farm, touching) in farms {
-                if touching.contains(&city) {
-                    supply
-                        .occupants
-                        .extend_from_slice(&self.graph.get(*farm).occupants);
-                }
-            }
-            let players = supply.majority(self.players());
-            for p in &players {
-                self.scores[p.index()] += FIRST_EDITION_POINTS_PER_CITY;
-            }
-            report.events.push(ScoreEvent {
-                turn: None,
-                players,
-                points: FIRST_EDITION_POINTS_PER_CITY,
-                feature: FeatureKind::Field,
-                tiles: self.cells(self.graph.get(city)),
-                cause: Cause::Final,
-            });
         }
     }
 
@@ -703,93 +607,6 @@ impl Game {
         }
     }
 
-    /// Checks a follower on `port` of a tile about to be laid, so that [`Game::play`] never
-    /// leaves a half-played turn behind.
-    fn check_deploy_before_laying(
-        &self,
-        tile: TileId,
-        placement: Placement,
-        deploy: Deploy,
-    ) -> Result<(), IllegalMove> {
-        let port = deploy.port;
-        let ty = self.cat.tile(tile);
-        let rot = placement.rot;
-        let local = ty
-            .feature_at_rotated(port, rot)
-            .ok_or(IllegalMove::NoFeature(port))?;
-        let kind = ty.features[local].kind;
-        if kind == FeatureKind::Field && !self.options.farmers {
-            return Err(IllegalMove::NoFarmers);
-        }
-        if self.figures(self.current, deploy.figure) == 0 {
-            return Err(IllegalMove::NoFollowerLeft(self.current.0, deploy.figure));
-        }
-        if self.would_join_occupied(tile, placement, local) {
-            return Err(IllegalMove::Occupied(kind, port));
-        }
-        Ok(())
-    }
-
-    /// Whether feature `local` of `tile`, if laid at `placement`, would join a feature that
-    /// already has a follower — directly, or through a neighbour's feature that links it to
-    /// another feature of the same tile.
-    fn would_join_occupied(&self, tile: TileId, placement: Placement, local: usize) -> bool {
-        let ty = self.cat.tile(tile);
-        let mut links: Vec<(usize, FeatureId)> = Vec::new();
-        for side in Dir::ALL {
-            let Some(n) = self.board.get(placement.pos.step(side)) else {
-                continue;
-            };
-            let nty = self.cat.tile(n.tile);
-            for p in side_ports(side) {
-                let ours = ty.feature_at_rotated(p, placement.rot);
-                let facing = p.facing().expect("boundary ports face a neighbour");
-                let theirs = nty.feature_at_rotated(facing, n.placement.rot);
-                if let (Some(a), Some(b)) = (ours, theirs) {
-                    links.push((a, self.graph.root(n.first_node + b as u32)));
-                }
-            }
-        }
-        let mut locals = vec![local];
-        let mut groups: Vec<FeatureId> = Vec::new();
-        let mut grew = true;
-        while grew {
-            grew = false;
-            for &(a, g) in &links {
-                match (locals.contains(&a), groups.contains(&g)) {
-                    (true, false) => groups.push(g),
-                    (false, true) => locals.push(a),
-                    _ => continue,
-                }
-                grew = true;
-            }
-        }
-        groups
-            .iter()
-            .any(|&g| !self.graph.get(g).occupants.is_empty())
-    }
-
-    /// Where a follower could stand if `tile` were laid at `placement` now (a preview for
-    /// showing the player; the placement itself is not checked).
-    pub fn follower_spots_if(&self, tile: TileId, placement: Placement) -> Vec<FollowerSpot> {
-        if self.phase != Phase::PlaceTile || !self.has_figure() {
-            return Vec::new();
-        }
-        let ty = self.cat.tile(tile);
-        ty.features
-            .iter()
-            .enumerate()
-            .filter(|&(i, f)| {
-                (f.kind != FeatureKind::Field || self.options.farmers)
-                    && !self.would_join_occupied(tile, placement, i)
-            })
-            .map(|(_, f)| FollowerSpot {
-                kind: f.kind,
-                ports: f.ports.rotated(placement.rot),
-            })
-            .collect()
-    }
-
     fn expect_place_phase(&self) -> Result<(), IllegalMove> {
         match self.phase {
             Phase::PlaceTile => Ok(()),
@@ -811,26 +628,31 @@ impl Game {
             .collect()
     }
 
-    /// Scores a feature for its majority holders, marks it scored and returns its followers
-    /// (farmers stay: farms are only scored at the end).
+    /// Scores a feature for its majority holders, marks it scored and returns its figures
+    /// (farmers and pigs stay: farms are only scored at the end).
     fn score(&mut self, root: FeatureId, points: u32, cause: Cause, report: &mut TurnReport) {
-        let players = self.players();
+        self.score_with(root, |_, _| points, cause, report);
+    }
+
+    /// As [`Game::score`], with the points of each majority holder given by `points`.
+    fn score_with(
+        &mut self,
+        root: FeatureId,
+        points: impl Fn(&Feature, PlayerId) -> u32,
+        cause: Cause,
+        report: &mut TurnReport,
+    ) {
         let f = self.graph.get(root);
-        let winners = f.majority(players);
-        if !winners.is_empty() {
+        let shares: Vec<(PlayerId, u32)> = f
+            .majority(self.players())
+            .into_iter()
+            .map(|p| (p, points(f, p)))
+            .collect();
+        if !shares.is_empty() {
             let tiles = self.cells(f);
-            for w in &winners {
-                self.scores[w.index()] += points;
-            }
-            report.events.push(ScoreEvent {
-                turn: (cause == Cause::Completed).then_some(self.turn),
-                players: winners,
-                points,
-                feature: f.kind,
-                tiles,
-                cause,
-            });
+            self.award(&shares, Scored::Feature(f.kind), tiles, cause, report);
         }
+        let f = self.graph.get(root);
         let returned: Vec<Meeple> = f.occupants.iter().map(|o| self.meeple(o)).collect();
         let f = self.graph.get_mut(root);
         f.scored = true;
@@ -840,6 +662,37 @@ impl Game {
                 self.supply[m.player.index()][m.figure.index()] += 1;
             }
             report.returned.extend(returned);
+        }
+    }
+
+    /// Gives each player their share and records it: one event per distinct amount.
+    fn award(
+        &mut self,
+        shares: &[(PlayerId, u32)],
+        scored: Scored,
+        tiles: Vec<Pos>,
+        cause: Cause,
+        report: &mut TurnReport,
+    ) {
+        for (i, &(_, points)) in shares.iter().enumerate() {
+            if shares[..i].iter().any(|s| s.1 == points) {
+                continue;
+            }
+            report.events.push(ScoreEvent {
+                turn: (cause == Cause::Completed).then_some(self.turn),
+                players: shares
+                    .iter()
+                    .filter(|s| s.1 == points)
+                    .map(|s| s.0)
+                    .collect(),
+                points,
+                feature: scored,
+                tiles: tiles.clone(),
+                cause,
+            });
+        }
+        for &(p, points) in shares {
+            self.scores[p.index()] += points;
         }
     }
 
@@ -858,6 +711,8 @@ impl Game {
             feature.pennants = f.count(Attr::Pennant);
             feature.inns = f.count(Attr::Inn);
             feature.cathedrals = f.count(Attr::Cathedral);
+            feature.goods = Good::ALL.map(|g| f.count(Attr::Goods(g)));
+            feature.pig_herds = f.count(Attr::PigHerd);
             feature.city_nodes = f.cities.iter().map(|&c| first + c as u32).collect();
             self.graph.add(feature);
         }
