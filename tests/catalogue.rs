@@ -1,6 +1,6 @@
 //! The tile catalogue against JCloisterZone's tile definitions (`../shared/conformance/jcz-tiles`):
 //! every tile we alias has the same roads, cities, cloisters and river, the same inns,
-//! cathedrals, pennants and goods, the same fields touching the same cities (with the same
+//! cathedrals, pennants and goods, the same hills and vineyards, the same fields touching the same cities (with the same
 //! pig-herds) — ours derived from the geometry where the data does not list them, theirs written
 //! out — and every set has the same counts. Skipped when the folder is absent.
 
@@ -87,6 +87,13 @@ fn ours(tile: &TileType) -> Facts {
             .features
             .insert(("river".into(), river.ports.to_string(), String::new()));
     }
+    for (mark, on) in [("hill", tile.hill), ("vineyard", tile.vineyard)] {
+        if on {
+            facts
+                .features
+                .insert((mark.into(), String::new(), String::new()));
+        }
+    }
     for f in &tile.features {
         let marks = format!("{:?}", f.attrs);
         match f.kind {
@@ -164,6 +171,11 @@ fn theirs(body: &[Element]) -> Option<Facts> {
                     .insert(("river".into(), ports(&e.text).to_string(), String::new()));
             }
             "field" => fields.push(e),
+            "hill" | "vineyard" => {
+                facts
+                    .features
+                    .insert((e.name.clone(), String::new(), String::new()));
+            }
             // Printed extras without a rule of their own here (The Princess & the Dragon).
             "volcano" => {}
             _ => return None,
@@ -211,6 +223,7 @@ fn tiles_and_sets_match_jcloisterzone() {
         ("river/2:1", "river_ii"),
         ("inns-and-cathedrals:1", "inns_and_cathedrals"),
         ("traders-and-builders:1", "traders_and_builders"),
+        ("hills-and-sheep:1", "hills_and_sheep"),
     ];
     let mut compared = 0;
     let mut failures = Vec::new();
@@ -219,6 +232,7 @@ fn tiles_and_sets_match_jcloisterzone() {
         "river.xml",
         "inns_and_cathedrals.xml",
         "traders_and_builders.xml",
+        "hills_and_sheep.xml",
     ] {
         let xml = std::fs::read_to_string(dir.join(file)).unwrap();
         let all = elements(&xml);
@@ -281,6 +295,7 @@ fn tiles_and_sets_match_jcloisterzone() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    // 24 base, 21 river, 17 Inns & Cathedrals and 24 Traders & Builders tile types.
-    assert_eq!(compared, 24 + 21 + 17 + 24);
+    // 24 base, 21 river, 17 Inns & Cathedrals, 24 Traders & Builders and 16 Hills & Sheep tile
+    // types.
+    assert_eq!(compared, 24 + 21 + 17 + 24 + 16);
 }

@@ -456,7 +456,39 @@ fn dividers(tile: &TileType, outlines: &[Outline]) -> Vec<Scenery> {
             });
         }
     }
+    out.extend(wall_to_wall(tile, outlines));
     out
+}
+
+/// Two fields that both lie between the same two cities, with no road or river to part them
+/// (Hills & Sheep's HS7): a divider from one city's wall through the centre to the other's.
+fn wall_to_wall(tile: &TileType, outlines: &[Outline]) -> Vec<Scenery> {
+    let of = |kind| {
+        (0..tile.features.len())
+            .filter(move |&i| tile.features[i].kind == kind)
+            .collect::<Vec<usize>>()
+    };
+    let (cities, fields) = (of(FeatureKind::City), of(FeatureKind::Field));
+    let apart = fields.len() == 2 && fields.iter().all(|&f| tile.features[f].cities.len() == 2);
+    if tile.river.is_some() || !of(FeatureKind::Road).is_empty() || cities.len() != 2 || !apart {
+        return Vec::new();
+    }
+    cities
+        .iter()
+        .filter_map(|&c| match &outlines[c] {
+            Outline::Area(poly) => Some(Scenery {
+                kind: SceneryKind::Divider,
+                outline: strip(
+                    vec![
+                        CENTRE,
+                        reach(CENTRE, city_target(tile.features[c].ports), poly),
+                    ],
+                    DIVIDER_WIDTH,
+                ),
+            }),
+            _ => None,
+        })
+        .collect()
 }
 
 /// A point in a field of `tile` near `p` (an inn beside its road).

@@ -11,8 +11,8 @@
 use serde_json::Value;
 
 use crate::rules::{
-    catalogue, Colour, Expansion, FeatureKind, Figure, FinalInnsCathedrals, Port, PortSet, Pos,
-    RuleOptions, TileId,
+    catalogue, Colour, Expansion, FeatureKind, Figure, FinalInnsCathedrals, HillTiebreak, Port,
+    PortSet, Pos, RuleOptions, TileId,
 };
 
 use super::{FollowerEntry, PlayerEntry, Record, StartEntry, TurnEntry, FORMAT_VERSION};
@@ -179,6 +179,7 @@ fn sets_and_options(setup: &Value) -> Result<Setup, JczError> {
             ("river/2:1", Some(1)) => expansions.push(Expansion::RiverIi),
             ("inns-and-cathedrals:1", Some(1)) => expansions.push(Expansion::InnsAndCathedrals),
             ("traders-and-builders:1", Some(1)) => expansions.push(Expansion::TradersAndBuilders),
+            ("hills-and-sheep:1", Some(1)) => expansions.push(Expansion::HillsAndSheep),
             _ => return Err(JczError::Unsupported(format!("tile set {name} × {count}"))),
         }
     }
@@ -186,10 +187,14 @@ fn sets_and_options(setup: &Value) -> Result<Setup, JczError> {
     expansions.sort();
     // With Inns & Cathedrals, inns and cathedrals count only if their elements are listed.
     let inns = expansions.contains(&Expansion::InnsAndCathedrals);
+    // With Hills & Sheep, likewise hills and vineyards.
+    let hills = expansions.contains(&Expansion::HillsAndSheep);
     let mut options = RuleOptions {
         farmers: false,
         inns: !inns,
         cathedrals: !inns,
+        hills: !hills,
+        vineyards: !hills,
         ..RuleOptions::default()
     };
     let traders = expansions.contains(&Expansion::TradersAndBuilders);
@@ -214,6 +219,12 @@ fn sets_and_options(setup: &Value) -> Result<Setup, JczError> {
                 "pig-herd" => pig_herds = value.as_bool() != Some(false),
                 "inn" if inns => options.inns = true,
                 "cathedral" if inns => options.cathedrals = true,
+                "hill" if hills => options.hills = value.as_bool() != Some(false),
+                "vineyard" if hills => options.vineyards = value.as_bool() != Some(false),
+                // Shepherds in supply; one on the board is refused as an unsupported figure.
+                "shepherd" => {
+                    count()?;
+                }
                 other => return Err(JczError::Unsupported(format!("element {other}"))),
             }
         }
@@ -240,6 +251,12 @@ fn sets_and_options(setup: &Value) -> Result<Setup, JczError> {
                 ("tiny-city-scoring", Some("4")) => options.tiny_city = false,
                 ("inn-and-cathedral-final-scoring", Some("zero")) => {
                     options.final_inns_cathedrals = FinalInnsCathedrals::Zero;
+                }
+                ("hill-tiebreaker", Some("at-least-one-follower")) => {
+                    options.hill_tiebreak = HillTiebreak::AnyOnHill;
+                }
+                ("hill-tiebreaker", Some("number-of-followers")) => {
+                    options.hill_tiebreak = HillTiebreak::MostOnHills;
                 }
                 ("inn-and-cathedral-final-scoring", Some("ignore")) => {
                     options.final_inns_cathedrals = FinalInnsCathedrals::Ignore;
@@ -271,27 +288,26 @@ fn start_tile(setup: &Value) -> Result<StartEntry, JczError> {
     })
 }
 
+/// The players in turn order, which is the list's order (replay actions name a player by
+/// index in it; the lobby `slot` need not follow it).
 fn players(root: &Value) -> Result<Vec<PlayerEntry>, JczError> {
     let list = field(root, "players")?
         .as_array()
         .ok_or_else(|| malformed("players is not a list"))?;
-    let mut seated: Vec<(i64, String)> = list
+    let seated: Vec<String> = list
         .iter()
         .map(|p| {
-            Ok((
-                int(field(p, "slot")?, "slot")?,
-                string(p, "name")?.to_string(),
-            ))
+            int(field(p, "slot")?, "slot")?;
+            Ok(string(p, "name")?.to_string())
         })
         .collect::<Result<_, JczError>>()?;
-    seated.sort();
     if seated.len() > Colour::ALL.len() {
         return Err(JczError::Unsupported(format!("{} players", seated.len())));
     }
     Ok(seated
         .into_iter()
         .zip(Colour::ALL)
-        .map(|((_, name), colour)| PlayerEntry { name, colour })
+        .map(|(name, colour)| PlayerEntry { name, colour })
         .collect())
 }
 
@@ -525,7 +541,14 @@ mod tests {
             pigs.record.turns[0].follower.as_ref().unwrap().figure,
             Figure::Pig
         );
+        // Hills & Sheep: hills and vineyards count only if listed; shepherds only in supply.
+        let hs = r#""basic:1": 1, "hills-and-sheep:1": 1"#;
+        let game = parse(&doc(hs, r#""hill": true, "shepherd": 1"#, "0.small.1")).unwrap();
+        assert_eq!(game.record.expansions, [Expansion::HillsAndSheep]);
+        assert!(game.record.options.hills && !game.record.options.vineyards);
         for (sets, elements, meeple) in [
+            (hs, r#""shepherd": 1"#, "0.shepherd.1"),
+            (r#""basic:1": 1, "hills-and-sheep:2": 1"#, "", "0.small.1"),
             (tb, r#""builder": 1, "pig": 1"#, "0.small.1"),
             (ic, "", "0.small.1"),
             (r#""basic:1": 1"#, r#""big-follower": 1"#, "0.small.1"),

@@ -36,7 +36,8 @@ pub struct Record {
     /// The base box (`base`, `bigbox`).
     #[serde(default = "default_tileset")]
     pub tileset: String,
-    /// Expansions mixed in (`river`, `river_ii`, `inns_and_cathedrals`, `traders_and_builders`).
+    /// Expansions mixed in (`river`, `river_ii`, `inns_and_cathedrals`, `traders_and_builders`,
+    /// `hills_and_sheep`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub expansions: Vec<Expansion>,
     /// Rule options.
@@ -91,7 +92,8 @@ pub struct TurnEntry {
     /// The player, checked against turn order when present.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub player: Option<String>,
-    /// Tile name (rulebook letter or JCloisterZone id).
+    /// Tile name (rulebook letter or JCloisterZone id); for a hill tile (Hills & Sheep),
+    /// `"HILL over TILE"` names the tile slid under it when it is known.
     pub tile: String,
     /// Cell, for a laid tile.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -61,7 +61,18 @@ pub(super) fn replay(record: &Record, finish: bool) -> Result<Replay, ReplayErro
             return Err(turn_err(why.into()));
         }
         let turn = turn_of(entry).map_err(turn_err)?;
-        let report = game.play(turn).map_err(|e| turn_err(e.to_string()))?;
+        let under = match under_of(entry) {
+            Some(name) => Some(tile_id(name).map_err(turn_err)?),
+            None => None,
+        };
+        let report = match (turn, under) {
+            (Turn::Place { .. }, Some(under)) => game.play_over(turn, under),
+            (Turn::Discard { .. }, Some(_)) => {
+                return Err(turn_err("a discarded tile has nothing under it".into()))
+            }
+            (_, None) => game.play(turn),
+        }
+        .map_err(|e| turn_err(e.to_string()))?;
         events.extend(report.events);
     }
     if finish {
@@ -125,6 +136,14 @@ pub fn setup_of(record: &Record) -> Result<Setup, ReplayError> {
     Ok(setup)
 }
 
+/// The tile named under a hill tile in `"HILL over TILE"`.
+fn under_of(entry: &TurnEntry) -> Option<&str> {
+    entry
+        .tile
+        .split_once(" over ")
+        .map(|(_, under)| under.trim())
+}
+
 fn tile_id(name: &str) -> Result<TileId, String> {
     catalogue()
         .tile_id(name)
@@ -137,7 +156,11 @@ fn rotation(deg: u16) -> Result<Rotation, String> {
 
 /// The engine turn a record entry describes.
 pub fn turn_of(entry: &TurnEntry) -> Result<Turn, String> {
-    let tile = tile_id(&entry.tile)?;
+    let name = entry
+        .tile
+        .split_once(" over ")
+        .map_or(&*entry.tile, |(t, _)| t);
+    let tile = tile_id(name.trim())?;
     if entry.discard {
         if entry.at.is_some() || entry.rot.is_some() || entry.follower.is_some() {
             return Err("a discarded tile has no position, rotation or follower".into());

@@ -53,7 +53,12 @@ pub fn random_record_with(
                 follower,
             } => TurnEntry {
                 player: None,
-                tile: cat.tile(tile).name.clone(),
+                tile: match game.tile_under(placement.pos) {
+                    Some(Some(under)) => {
+                        format!("{} over {}", cat.tile(tile).name, cat.tile(under).name)
+                    }
+                    _ => cat.tile(tile).name.clone(),
+                },
                 at: Some(placement.pos),
                 rot: Some(placement.rot.degrees()),
                 follower: follower.map(|d| FollowerEntry {

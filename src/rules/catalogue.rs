@@ -10,11 +10,12 @@ use super::port::{Port, PortSet};
 use super::tile::{Attr, FeatureDef, FeatureKind, RiverDef, TileId, TileType};
 
 /// The built-in data files, in load order.
-const DATA: [(&str, &str); 4] = [
+const DATA: [(&str, &str); 5] = [
     ("base.tiles", include_str!("data/base.tiles")),
     ("river.tiles", include_str!("data/river.tiles")),
     ("inns.tiles", include_str!("data/inns.tiles")),
     ("traders.tiles", include_str!("data/traders.tiles")),
+    ("hills.tiles", include_str!("data/hills.tiles")),
 ];
 
 /// A box of tiles: how many of each type, and which one starts the game.
@@ -257,9 +258,21 @@ fn parse_tile(rest: &str) -> Result<TileType, String> {
     let mut features = Vec::new();
     let mut river = None;
     let mut fields = Vec::new();
+    let (mut hill, mut vineyard) = (false, false);
     for part in parts {
         let mut words = part.split_whitespace();
         match words.next() {
+            Some(mark @ ("hill" | "vineyard")) => {
+                let flag = if mark == "hill" {
+                    &mut hill
+                } else {
+                    &mut vineyard
+                };
+                if *flag || words.next().is_some() {
+                    return Err(format!("tile {name}: `{mark}` stands alone, once"));
+                }
+                *flag = true;
+            }
             Some("river") if river.is_none() => river = Some(parse_river(words)?),
             Some("river") => return Err(format!("tile {name}: two rivers")),
             Some("field") => fields.push(parse_field(words)?),
@@ -291,7 +304,10 @@ fn parse_tile(rest: &str) -> Result<TileType, String> {
         return Err(format!("tile {name}: a bridge without a river"));
     }
     add_fields(&mut features, river, &fields);
-    Ok(TileType::new(name, aliases, features, river))
+    let mut tile = TileType::new(name, aliases, features, river);
+    tile.hill = hill;
+    tile.vineyard = vineyard;
+    Ok(tile)
 }
 
 /// `river N S [*]`
@@ -589,6 +605,8 @@ mod tests {
             ("tile Z | river NL", 1),
             ("tile Z | river", 1),
             ("tile Z | river N | river S", 1),
+            ("tile Z | hill | city N | hill", 1),
+            ("tile Z | vineyard N | city N", 1),
             ("tile Z | river N | road N", 1),
             ("tile Z | city N bridge", 1),
             ("tile Z | road N | field N", 1),

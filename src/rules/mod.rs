@@ -24,7 +24,7 @@ pub use figure::{Figure, Figures};
 pub use game::{
     Deploy, FollowerSpot, Game, IllegalMove, Meeple, Setup, SetupError, Turn, TurnReport,
 };
-pub use options::{FarmScoring, FinalInnsCathedrals, RuleOptions};
+pub use options::{FarmScoring, FinalInnsCathedrals, HillTiebreak, RuleOptions};
 pub use player::{Colour, PlayerId};
 pub use port::{Dir, Port, PortSet, Rotation};
 pub use scoring::{Cause, ScoreEvent, Scored};

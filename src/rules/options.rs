@@ -29,6 +29,25 @@ pub struct RuleOptions {
     /// Pigs each player has; by default one with Traders & Builders, none without.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pigs: Option<u8>,
+    /// Hills & Sheep: whether followers on hill tiles break ties (JCloisterZone can leave hills
+    /// out while using the tiles).
+    pub hills: bool,
+    /// Hills & Sheep: how hills break a tie.
+    pub hill_tiebreak: HillTiebreak,
+    /// Hills & Sheep: whether vineyards add to completed cloisters.
+    pub vineyards: bool,
+}
+
+/// How followers on hills break a tie for a majority (Hills & Sheep).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HillTiebreak {
+    /// The Big Box: of the tied players, those with a follower on a hill tile win.
+    #[default]
+    AnyOnHill,
+    /// JCloisterZone's variant: of the tied players, those with the most followers on hill
+    /// tiles win.
+    MostOnHills,
 }
 
 /// End-of-game scoring of an incomplete road with an inn or city with a cathedral.
@@ -67,6 +86,9 @@ impl Default for RuleOptions {
             final_inns_cathedrals: FinalInnsCathedrals::Zero,
             builders: None,
             pigs: None,
+            hills: true,
+            hill_tiebreak: HillTiebreak::AnyOnHill,
+            vineyards: true,
         }
     }
 }

@@ -34,8 +34,8 @@ pub fn draw<R: Rng>(game: &Game, rng: &mut R) -> Option<TileId> {
     })
 }
 
-/// Plays one random legal turn (discarding a tile that fits nowhere); `None` once the bag is
-/// empty. Placements touching more tiles are likelier (players keep the board compact); a
+/// Plays one random legal turn (discarding a tile that fits nowhere; sliding a drawn tile under
+/// a hill tile); `None` once the bag is empty. Placements touching more tiles are likelier (players keep the board compact); a
 /// figure goes on a random spot with probability `deploy_chance`: the first figure that may
 /// stand there (a normal follower if any is left), or one time in four another one (the large
 /// follower, the builder or the pig).
@@ -77,6 +77,11 @@ pub fn random_turn<R: Rng>(
         .expect("the pick falls within the total weight");
     game.place(tile, placement)
         .expect("listed placements are legal");
+    if game.tile_under(placement.pos) == Some(None) {
+        let under = draw(game, rng).expect("a tile slides under a hill only from a full bag");
+        game.slide_under(under)
+            .expect("a drawable tile can slide under the hill");
+    }
     let spots = game.follower_spots();
     let follower = if !spots.is_empty() && rng.random_bool(deploy_chance) {
         let spot = spots[rng.random_range(0..spots.len())];

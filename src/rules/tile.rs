@@ -185,6 +185,11 @@ pub struct TileType {
     pub features: Vec<FeatureDef>,
     /// The river, if the tile shows one.
     pub river: Option<RiverDef>,
+    /// A hill lies under the whole tile (Hills & Sheep): a tile slides under it, and its
+    /// followers break ties.
+    pub hill: bool,
+    /// A vineyard is printed on the tile (Hills & Sheep): +3 for each completed cloister around.
+    pub vineyard: bool,
     edges: [EdgeKind; 4],
     port_feature: [Option<u8>; Port::COUNT],
 }
@@ -216,6 +221,8 @@ impl TileType {
             aliases,
             features,
             river,
+            hill: false,
+            vineyard: false,
             edges,
             port_feature,
         }

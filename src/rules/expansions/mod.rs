@@ -1,7 +1,9 @@
 //! Expansions: which are in play, the box their tiles make with a base box, and their rules as
 //! hooks into the same turn structure (`river` for placement and draw order, `inns` for scoring
-//! and the large follower, `traders` for goods, the builder's double turn and the pig).
+//! and the large follower, `traders` for goods, the builder's double turn and the pig, `hills`
+//! for hill tie-breaks, the tile under a hill and vineyards).
 
+pub mod hills;
 pub mod inns;
 pub mod river;
 pub mod traders;
@@ -25,15 +27,18 @@ pub enum Expansion {
     InnsAndCathedrals,
     /// Traders & Builders: twenty-four tiles, goods, the builder and the pig.
     TradersAndBuilders,
+    /// Hills & Sheep: eighteen tiles, hills (tie-breaks) and vineyards (cloister bonus).
+    HillsAndSheep,
 }
 
 impl Expansion {
     /// All known expansions.
-    pub const ALL: [Expansion; 4] = [
+    pub const ALL: [Expansion; 5] = [
         Expansion::River,
         Expansion::RiverIi,
         Expansion::InnsAndCathedrals,
         Expansion::TradersAndBuilders,
+        Expansion::HillsAndSheep,
     ];
 
     /// The name used in records and in the catalogue data.
@@ -43,6 +48,7 @@ impl Expansion {
             Expansion::RiverIi => "river_ii",
             Expansion::InnsAndCathedrals => "inns_and_cathedrals",
             Expansion::TradersAndBuilders => "traders_and_builders",
+            Expansion::HillsAndSheep => "hills_and_sheep",
         }
     }
 
@@ -171,6 +177,9 @@ mod tests {
         // Traders & Builders: 24 tiles (seed 000's tile list, seed 004's distribution).
         let traders = compose(cat, bigbox, only(Expansion::TradersAndBuilders));
         assert_eq!(total(&traders), 73 + 24);
+        // Hills & Sheep: 18 new land tiles (seed 000).
+        let hills = compose(cat, bigbox, only(Expansion::HillsAndSheep));
+        assert_eq!(total(&hills), 73 + 18);
         // Seed 004: River II has 12 tiles; both rivers together keep one spring and one lake of
         // River I's two ends (footnote 10).
         let ii = compose(cat, base, only(Expansion::RiverIi));

@@ -112,8 +112,8 @@ impl Game {
                 }
             }
             let tiles = self.cells(self.graph.get(city));
-            let shares: Vec<_> = supply
-                .majority(self.players())
+            let shares: Vec<_> = self
+                .majority(&supply)
                 .into_iter()
                 .map(|p| {
                     let each = FIRST_EDITION_POINTS_PER_CITY;

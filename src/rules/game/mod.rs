@@ -7,7 +7,7 @@ mod finish;
 use super::board::{Board, Placement, PlacementError, Pos};
 use super::catalogue::{catalogue, Catalogue, TileSet};
 use super::expansions::river::{self, River};
-use super::expansions::{compose, inns, traders, Expansions};
+use super::expansions::{compose, hills, inns, traders, Expansions};
 use super::feature::{Feature, FeatureGraph, FeatureId, Occupant};
 use super::figure::{Figure, Figures};
 use super::options::RuleOptions;
@@ -158,6 +158,9 @@ pub enum IllegalMove {
     /// Builders stand on roads and cities, pigs on farms (Traders & Builders).
     #[error("a {noun} may not stand on a {kind}", noun = .0.noun(), kind = .1)]
     WrongFeature(Figure, FeatureKind),
+    /// No tile was slid unseen under a hill tile this turn (Hills & Sheep).
+    #[error("no tile lies unnamed under a hill tile laid this turn")]
+    NothingUnder,
     /// A builder or pig joins only a feature that holds one of its owner's followers.
     #[error("a {noun} needs one of its owner's followers on the {kind} at port {port}", noun = .0.noun(), kind = .1, port = .2)]
     NoOwnFollower(Figure, FeatureKind, Port),
@@ -236,6 +239,9 @@ pub struct Game {
     board: Board,
     graph: FeatureGraph,
     remaining: Vec<u8>,
+    /// Hill tiles with a tile slid under them (Hills & Sheep), in laying order: the cell and the
+    /// tile, if anyone named it.
+    under: Vec<(Pos, Option<TileId>)>,
     scores: Vec<u32>,
     /// Figures each player starts with, by [`Figure::index`].
     dealt: [u8; 4],
@@ -281,6 +287,7 @@ impl Game {
             board: Board::default(),
             graph: FeatureGraph::default(),
             remaining,
+            under: Vec::new(),
             scores: vec![0; setup.players],
             dealt: figures,
             supply: vec![figures; setup.players],
@@ -380,14 +387,43 @@ impl Game {
         matches!(self.phase, Phase::Deploy { .. })
     }
 
-    /// Tiles of type `tile` not yet drawn.
+    /// Tiles of type `tile` not yet drawn: an upper bound while tiles nobody named lie under
+    /// hills.
     pub fn remaining(&self, tile: TileId) -> u8 {
         self.remaining[tile.index()]
     }
 
-    /// Tiles not yet drawn.
+    /// Tiles not yet drawn (tiles slid under hills are gone, named or not).
     pub fn remaining_total(&self) -> usize {
-        self.remaining.iter().map(|&n| n as usize).sum()
+        let unnamed = self.under.iter().filter(|(_, t)| t.is_none()).count();
+        let total: usize = self.remaining.iter().map(|&n| n as usize).sum();
+        total.saturating_sub(unnamed)
+    }
+
+    /// What lies under the hill tile at `pos` (Hills & Sheep): `None` if no tile was slid under
+    /// one there, `Some(None)` for a tile nobody named.
+    pub fn tile_under(&self, pos: Pos) -> Option<Option<TileId>> {
+        self.under.iter().find(|(p, _)| *p == pos).map(|&(_, t)| t)
+    }
+
+    /// Names the tile slid under the hill tile laid this turn (the camera or a record may know
+    /// it; by default it stays unknown and only the bag's total shrinks).
+    pub fn slide_under(&mut self, tile: TileId) -> Result<(), IllegalMove> {
+        let Phase::Deploy { tile: laid, .. } = self.phase else {
+            return Err(IllegalMove::NothingUnder);
+        };
+        let pos = self.board.tiles()[laid as usize].placement.pos;
+        match self.under.last_mut() {
+            Some((p, under @ None)) if *p == pos => {
+                if self.remaining[tile.index()] == 0 {
+                    return Err(IllegalMove::NoneLeft(self.cat.tile(tile).name.clone()));
+                }
+                self.remaining[tile.index()] -= 1;
+                *under = Some(tile);
+                Ok(())
+            }
+            _ => Err(IllegalMove::NothingUnder),
+        }
     }
 
     /// Whether `tile` may be the tile drawn now: one is left in the box, and the draw order of
@@ -437,6 +473,10 @@ impl Game {
         self.check_placement(tile, placement)?;
         self.take(tile);
         let index = self.lay(tile, placement);
+        let hill = self.cat.tile(tile).hill && hills::hills(&self.options, self.expansions);
+        if hill && self.remaining_total() > 0 {
+            self.under.push((placement.pos, None));
+        }
         let builder = !self.extra_turn && self.extends_builder(index);
         self.phase = Phase::Deploy {
             tile: index,
@@ -523,9 +563,19 @@ impl Game {
             if self.board.block_count(cell) < 9 {
                 continue;
             }
+            let vineyards = cell
+                .ring()
+                .filter(|&p| {
+                    self.board
+                        .get(p)
+                        .is_some_and(|t| self.cat.tile(t.tile).vineyard)
+                })
+                .count();
+            let points = cloister_value(9)
+                + hills::vineyard_bonus(vineyards, &self.options, self.expansions);
             for root in self.cloisters_at(cell) {
                 if !self.graph.get(root).scored {
-                    self.score(root, cloister_value(9), Cause::Completed, &mut report);
+                    self.score(root, points, Cause::Completed, &mut report);
                 }
             }
         }
@@ -558,6 +608,35 @@ impl Game {
                 self.end_turn()
             }
         }
+    }
+
+    /// Plays a hill tile's turn and names the tile slid under it (Hills & Sheep); a discard
+    /// has nothing under it.
+    pub fn play_over(&mut self, turn: Turn, under: TileId) -> Result<TurnReport, IllegalMove> {
+        let Turn::Place {
+            tile,
+            placement,
+            follower,
+        } = turn
+        else {
+            return Err(IllegalMove::NothingUnder);
+        };
+        self.expect_place_phase()?;
+        if !self.cat.tile(tile).hill || !hills::hills(&self.options, self.expansions) {
+            return Err(IllegalMove::NothingUnder);
+        }
+        if self.remaining[under.index()] < 1 + u8::from(under == tile) {
+            return Err(IllegalMove::NoneLeft(self.cat.tile(under).name.clone()));
+        }
+        if let Some(d) = follower {
+            self.check_deploy_before_laying(tile, placement, d)?;
+        }
+        self.place(tile, placement)?;
+        self.slide_under(under)?;
+        if let Some(d) = follower {
+            self.deploy(d.port, d.figure)?;
+        }
+        self.end_turn()
     }
 
     /// The cells a feature covers, sorted.
@@ -643,8 +722,8 @@ impl Game {
         report: &mut TurnReport,
     ) {
         let f = self.graph.get(root);
-        let shares: Vec<(PlayerId, u32)> = f
-            .majority(self.players())
+        let shares: Vec<(PlayerId, u32)> = self
+            .majority(f)
             .into_iter()
             .map(|p| (p, points(f, p)))
             .collect();
@@ -663,6 +742,16 @@ impl Game {
             }
             report.returned.extend(returned);
         }
+    }
+
+    /// The players who hold the majority on `f`, hills breaking ties (Hills & Sheep).
+    fn majority(&self, f: &Feature) -> Vec<PlayerId> {
+        let tied = f.majority(self.players());
+        if !hills::hills(&self.options, self.expansions) {
+            return tied;
+        }
+        let on_hill = |t: u32| self.cat.tile(self.board.tiles()[t as usize].tile).hill;
+        hills::break_tie(tied, &f.occupants, on_hill, self.options.hill_tiebreak)
     }
 
     /// Gives each player their share and records it: one event per distinct amount.
