@@ -19,7 +19,7 @@ use crate::rules::{catalogue, Dir, Figure, Game, Placement, Pos, Rotation, RuleO
 use crate::sim::figures::colour_bgr;
 use crate::vision::calibration::Calibration;
 use crate::vision::figures::Enrolment;
-use crate::vision::locate::{find_start_tile, looks_empty, predict_from, table_colours};
+use crate::vision::locate::{find_start_tile, looks_empty, predict_from, table_colours, MIN_FIT};
 use crate::vision::meeples::read_followers;
 use crate::vision::rectify::{quad_patch, shifted_quad, Quad, MARGIN_PX};
 use crate::vision::terrain::ColourModel;
@@ -29,6 +29,8 @@ use crate::vision::tile::TileRecognizer;
 const MOTION_WIDTH: i32 = 160;
 /// Mean grey-level change per pixel above which a frame counts as moving.
 const MOTION_LEVEL: f64 = 1.5;
+/// Share of a cell's middle that must change between quiet pictures for a new tile there.
+const NEW_TILE_CHANGE: f64 = 0.3;
 /// Quiet frames before a picture is read.
 const SETTLE_FRAMES: usize = 2;
 
@@ -65,6 +67,9 @@ pub struct Tracker {
     quads: HashMap<Pos, Quad>,
     previous: Option<Mat>,
     last_settled: Option<Mat>,
+    /// Each frontier cell as it looked at the last quiet picture, to tell a new tile from
+    /// a shadow or a figure leaning in from the next cell.
+    frontier_looks: HashMap<Pos, Mat>,
     quiet: usize,
     turns: Vec<TurnEntry>,
     open: Option<TurnEntry>,
@@ -99,6 +104,7 @@ impl Tracker {
             quads,
             previous: None,
             last_settled: None,
+            frontier_looks: HashMap::new(),
             quiet: 0,
             turns: Vec::new(),
             open: None,
@@ -234,8 +240,18 @@ impl Tracker {
                 continue;
             }
             let (patch, to_patch) = quad_patch(frame, &quad, MARGIN_PX)?;
+            // A cell's look is kept until a tile is seen there: a tile noticed but not committed
+            // yet stays new.
+            let look = cell_middle(&patch)?;
+            if let Some(before) = self.frontier_looks.get(&pos) {
+                if changed_share(before, &look)? < NEW_TILE_CHANGE {
+                    self.frontier_looks.insert(pos, look);
+                    continue;
+                }
+            }
             let (mask, _) = self.enrolment.find(&patch, &model, 0.03)?;
             if looks_empty(&patch, &model, &table, Some(&mask))? {
+                self.frontier_looks.insert(pos, look);
                 continue;
             }
             let (ranked, shift, fit) = self.recognizer.recognize_located(
@@ -244,6 +260,10 @@ impl Tracker {
                 &model,
                 Some(&mask),
             )?;
+            if fit < MIN_FIT {
+                // Table, shadow or the top of a figure on the next tile: not a tile.
+                continue;
+            }
             // The likeliest reading the rules allow at this cell.
             let legal = ranked.iter().find(|c| {
                 let placement = Placement { pos, rot: c.rot };
@@ -268,6 +288,25 @@ impl Tracker {
         self.close_turn()?;
         self.game.place(tile, placement)?;
         self.quads.insert(pos, quad);
+        // The cells this tile opens: remember how they look now, before anything lands there.
+        for d in Dir::ALL {
+            let next = pos.step(d);
+            if self.game.board().is_occupied(next) || self.frontier_looks.contains_key(&next) {
+                continue;
+            }
+            if let Some(q) = self.predicted(next) {
+                let inside = q.iter().all(|p| {
+                    p[0] >= 0.0
+                        && p[1] >= 0.0
+                        && p[0] < f64::from(frame.cols())
+                        && p[1] < f64::from(frame.rows())
+                });
+                if inside {
+                    let (patch, _) = quad_patch(frame, &q, MARGIN_PX)?;
+                    self.frontier_looks.insert(next, cell_middle(&patch)?);
+                }
+            }
+        }
         let name = cat.tile(tile).name.clone();
         self.open = Some(TurnEntry {
             player: Some(
@@ -360,4 +399,28 @@ impl Tracker {
             turns: self.turns,
         })
     }
+}
+
+/// The middle of a cell patch (without its margin).
+fn cell_middle(patch: &Mat) -> opencv::Result<Mat> {
+    let side = patch.cols() - 2 * MARGIN_PX;
+    Mat::roi(
+        patch,
+        opencv::core::Rect::new(MARGIN_PX, MARGIN_PX, side, side),
+    )?
+    .try_clone()
+}
+
+/// Share of pixels whose colour changed (summed over channels) by more than 45 between two
+/// looks.
+fn changed_share(before: &Mat, now: &Mat) -> opencv::Result<f64> {
+    let mut diff = Mat::default();
+    opencv::core::absdiff(before, now, &mut diff)?;
+    let diff = diff.try_clone()?;
+    let bytes = diff.data_bytes()?;
+    let changed = bytes
+        .chunks_exact(3)
+        .filter(|p| u32::from(p[0]) + u32::from(p[1]) + u32::from(p[2]) > 45)
+        .count();
+    Ok(changed as f64 / (bytes.len() / 3).max(1) as f64)
 }

@@ -14,7 +14,7 @@ use super::tile::{Candidate, TileRecognizer};
 use crate::rules::{catalogue, Dir, Pos, Rotation};
 
 /// The least mean log-overlap per seen grid cell for a patch to count as a tile at all.
-const MIN_FIT: f64 = -0.7;
+pub const MIN_FIT: f64 = -0.7;
 
 /// The most cells a read visits (a base game has 72 tiles; their frontier stays well below this).
 const MAX_CELLS: usize = 400;
