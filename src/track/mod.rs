@@ -19,7 +19,9 @@ use crate::rules::{catalogue, Dir, Figure, Game, Placement, Pos, Rotation, RuleO
 use crate::sim::figures::colour_bgr;
 use crate::vision::calibration::Calibration;
 use crate::vision::figures::Enrolment;
-use crate::vision::locate::{find_start_tile, looks_empty, predict_from, table_colours, MIN_FIT};
+use crate::vision::locate::{
+    find_start_tile, inside, looks_empty, predict, table_colours, MIN_FIT,
+};
 use crate::vision::meeples::read_followers;
 use crate::vision::rectify::{quad_patch, shifted_quad, Quad, MARGIN_PX};
 use crate::vision::terrain::ColourModel;
@@ -203,20 +205,7 @@ impl Tracker {
     }
 
     fn predicted(&self, pos: Pos) -> Option<Quad> {
-        let predictions: Vec<Quad> = Dir::ALL
-            .iter()
-            .filter_map(|&d| self.quads.get(&pos.step(d)).map(|q| predict_from(q, d)))
-            .collect();
-        if predictions.is_empty() {
-            return None;
-        }
-        let n = predictions.len() as f64;
-        Some([0, 1, 2, 3].map(|k| {
-            [
-                predictions.iter().map(|q| q[k][0]).sum::<f64>() / n,
-                predictions.iter().map(|q| q[k][1]).sum::<f64>() / n,
-            ]
-        }))
+        predict(&self.quads, pos)
     }
 
     fn look_for_tile(&mut self, frame: &Mat) -> anyhow::Result<Vec<Event>> {
@@ -230,13 +219,7 @@ impl Tracker {
             let Some(quad) = self.predicted(pos) else {
                 continue;
             };
-            let inside = quad.iter().all(|p| {
-                p[0] >= 0.0
-                    && p[1] >= 0.0
-                    && p[0] < f64::from(frame.cols())
-                    && p[1] < f64::from(frame.rows())
-            });
-            if !inside {
+            if !inside(&quad, frame) {
                 continue;
             }
             let (patch, to_patch) = quad_patch(frame, &quad, MARGIN_PX)?;
@@ -295,13 +278,7 @@ impl Tracker {
                 continue;
             }
             if let Some(q) = self.predicted(next) {
-                let inside = q.iter().all(|p| {
-                    p[0] >= 0.0
-                        && p[1] >= 0.0
-                        && p[0] < f64::from(frame.cols())
-                        && p[1] < f64::from(frame.rows())
-                });
-                if inside {
+                if inside(&q, frame) {
                     let (patch, _) = quad_patch(frame, &q, MARGIN_PX)?;
                     self.frontier_looks.insert(next, cell_middle(&patch)?);
                 }

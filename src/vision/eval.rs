@@ -13,12 +13,13 @@ use super::rectify::{cell_patch, cell_patch_margin, quad_patch, MARGIN_PX};
 use super::terrain::{same_for_the_rules, ColourModel};
 use super::tile::{Candidate, TileRecognizer};
 use crate::record::selfplay::random_record;
+use crate::record::Record;
 use crate::rules::{catalogue, Pos, Rotation, RuleOptions};
 use crate::sim::figures::colour_bgr;
 use crate::sim::scene::Renderer;
 use crate::sim::style::Style;
 use crate::sim::table::Surface;
-use crate::sim::timeline::{Film, Filming, View};
+use crate::sim::timeline::{Film, Filming, Shot, View};
 
 /// What one evaluation run measured.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -111,6 +112,58 @@ impl TileReport {
     }
 }
 
+/// A random mid-game board of an evaluation run: the game, the last (quiet) shot of its film and
+/// a renderer in a random style and table top.
+fn test_board(seed: u64, i: usize) -> anyhow::Result<(Record, Shot, Renderer)> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_mul(1_000_003).wrapping_add(i as u64));
+    let players = rng.random_range(2..=5);
+    let mut record = random_record("base", players, RuleOptions::default(), rng.random())?;
+    record.turns.truncate(rng.random_range(29..=69));
+    let filming = Filming {
+        view: if rng.random_bool(0.5) {
+            View::Overhead
+        } else {
+            View::Oblique
+        },
+        size: if rng.random_bool(0.5) {
+            [1280, 720]
+        } else {
+            [1920, 1080]
+        },
+        fps: 5.0,
+        seed: rng.random(),
+    };
+    let film = Film::plan(&record, &filming)?;
+    let shot = film
+        .shots()
+        .last()
+        .cloned()
+        .ok_or_else(|| anyhow::anyhow!("empty film"))?;
+    let surface = Surface::ALL[rng.random_range(0..Surface::ALL.len())];
+    let renderer = Renderer::new(
+        Style::preset(rng.random_range(0..Style::PRESETS)),
+        surface,
+        rng.random(),
+    );
+    Ok((record, shot, renderer))
+}
+
+/// The players' figure colours as enrolled under the shot's light.
+fn enrolled(record: &Record, shot: &Shot) -> Enrolment {
+    let gain = shot.scene.lighting.gain;
+    Enrolment::new(
+        record
+            .players
+            .iter()
+            .map(|p| {
+                let c = colour_bgr(p.colour);
+                [0, 1, 2].map(|i| (c[i] * gain[i]) as f32)
+            })
+            .collect(),
+        55.0,
+    )
+}
+
 /// Renders `images` random mid-game boards (30–70 tiles, overhead and oblique, 720p and 1080p,
 /// every style and table top) and reads every tile with the true grid registration.
 pub fn evaluate_tiles(images: usize, seed: u64) -> anyhow::Result<TileReport> {
@@ -118,36 +171,7 @@ pub fn evaluate_tiles(images: usize, seed: u64) -> anyhow::Result<TileReport> {
     let recognizer = TileRecognizer::for_set(cat.set("base").expect("the base set"));
     let mut report = TileReport::default();
     for i in 0..images {
-        let mut rng =
-            ChaCha8Rng::seed_from_u64(seed.wrapping_mul(1_000_003).wrapping_add(i as u64));
-        let players = rng.random_range(2..=5);
-        let mut record = random_record("base", players, RuleOptions::default(), rng.random())?;
-        record.turns.truncate(rng.random_range(29..=69));
-        let filming = Filming {
-            view: if rng.random_bool(0.5) {
-                View::Overhead
-            } else {
-                View::Oblique
-            },
-            size: if rng.random_bool(0.5) {
-                [1280, 720]
-            } else {
-                [1920, 1080]
-            },
-            fps: 5.0,
-            seed: rng.random(),
-        };
-        let film = Film::plan(&record, &filming)?;
-        let shot = film
-            .shots()
-            .last()
-            .ok_or_else(|| anyhow::anyhow!("empty film"))?;
-        let surface = Surface::ALL[rng.random_range(0..Surface::ALL.len())];
-        let mut renderer = Renderer::new(
-            Style::preset(rng.random_range(0..Style::PRESETS)),
-            surface,
-            rng.random(),
-        );
+        let (record, shot, mut renderer) = test_board(seed, i)?;
         let frame = renderer.render(&shot.scene, &shot.sensor, 0)?;
         let cam = &frame.truth.camera;
         let mut model = ColourModel::default();
@@ -156,18 +180,7 @@ pub fn evaluate_tiles(images: usize, seed: u64) -> anyhow::Result<TileReport> {
         }
         let default_model = ColourModel::default();
         // The players enrolled their figures under this light.
-        let gain = shot.scene.lighting.gain;
-        let enrolment = Enrolment::new(
-            record
-                .players
-                .iter()
-                .map(|p| {
-                    let c = colour_bgr(p.colour);
-                    [0, 1, 2].map(|i| (c[i] * gain[i]) as f32)
-                })
-                .collect(),
-            55.0,
-        );
+        let enrolment = enrolled(&record, &shot);
         let mut all_right = true;
         report.images += 1;
         let mut readings = Vec::new();
@@ -355,36 +368,7 @@ pub fn evaluate_boards(images: usize, seed: u64) -> anyhow::Result<BoardReport> 
     let recognizer = TileRecognizer::for_set(tileset);
     let mut report = BoardReport::default();
     for i in 0..images {
-        let mut rng =
-            ChaCha8Rng::seed_from_u64(seed.wrapping_mul(1_000_003).wrapping_add(i as u64));
-        let players = rng.random_range(2..=5);
-        let mut record = random_record("base", players, RuleOptions::default(), rng.random())?;
-        record.turns.truncate(rng.random_range(29..=69));
-        let filming = Filming {
-            view: if rng.random_bool(0.5) {
-                View::Overhead
-            } else {
-                View::Oblique
-            },
-            size: if rng.random_bool(0.5) {
-                [1280, 720]
-            } else {
-                [1920, 1080]
-            },
-            fps: 5.0,
-            seed: rng.random(),
-        };
-        let film = Film::plan(&record, &filming)?;
-        let shot = film
-            .shots()
-            .last()
-            .ok_or_else(|| anyhow::anyhow!("empty film"))?;
-        let surface = Surface::ALL[rng.random_range(0..Surface::ALL.len())];
-        let mut renderer = Renderer::new(
-            Style::preset(rng.random_range(0..Style::PRESETS)),
-            surface,
-            rng.random(),
-        );
+        let (record, shot, mut renderer) = test_board(seed, i)?;
         let mut setup = shot.scene.clone();
         setup.tiles.truncate(1);
         setup.meeples.clear();
@@ -411,18 +395,7 @@ pub fn evaluate_boards(images: usize, seed: u64) -> anyhow::Result<BoardReport> 
         let (start_patch, _) = quad_patch(&setup_frame.image, &start, 0)?;
         model.calibrate(&start_patch, "D", Rotation::R0)?;
         let table = table_colours(&setup_frame.image)?;
-        let gain = shot.scene.lighting.gain;
-        let enrolment = Enrolment::new(
-            record
-                .players
-                .iter()
-                .map(|p| {
-                    let c = colour_bgr(p.colour);
-                    [0, 1, 2].map(|i| (c[i] * gain[i]) as f32)
-                })
-                .collect(),
-            55.0,
-        );
+        let enrolment = enrolled(&record, &shot);
         let found = read_board(
             &frame.image,
             &start,

@@ -236,7 +236,7 @@ pub struct Located {
 }
 
 /// What a cell is predicted to look like from a located neighbour in direction `d` of it.
-pub fn predict_from(neighbour: &Quad, d: Dir) -> Quad {
+fn predict_from(neighbour: &Quad, d: Dir) -> Quad {
     let add = |a: [f64; 2], b: [f64; 2], c: [f64; 2]| [a[0] + b[0] - c[0], a[1] + b[1] - c[1]];
     let [nw, ne, se, sw] = *neighbour;
     match d {
@@ -246,6 +246,35 @@ pub fn predict_from(neighbour: &Quad, d: Dir) -> Quad {
         Dir::N => [sw, se, add(se, se, ne), add(sw, sw, nw)],
         Dir::S => [add(nw, nw, sw), add(ne, ne, se), ne, nw],
     }
+}
+
+/// Where cell `pos` should lie, from the tiles already found around it (the mean of what each
+/// neighbour predicts); `None` with no neighbour found.
+pub fn predict(found: &HashMap<Pos, Quad>, pos: Pos) -> Option<Quad> {
+    let predictions: Vec<Quad> = Dir::ALL
+        .iter()
+        .filter_map(|&d| found.get(&pos.step(d)).map(|q| predict_from(q, d)))
+        .collect();
+    if predictions.is_empty() {
+        return None;
+    }
+    let n = predictions.len() as f64;
+    Some([0, 1, 2, 3].map(|k| {
+        [
+            predictions.iter().map(|q| q[k][0]).sum::<f64>() / n,
+            predictions.iter().map(|q| q[k][1]).sum::<f64>() / n,
+        ]
+    }))
+}
+
+/// Whether all four corners lie inside the frame.
+pub fn inside(quad: &Quad, frame: &Mat) -> bool {
+    quad.iter().all(|p| {
+        p[0] >= 0.0
+            && p[1] >= 0.0
+            && p[0] < f64::from(frame.cols())
+            && p[1] < f64::from(frame.rows())
+    })
 }
 
 /// Reads every tile connected to the start tile (at `start`, which is D at rotation 0).
@@ -277,27 +306,10 @@ pub fn read_board(
         if !seen.insert(pos) || seen.len() > MAX_CELLS {
             continue;
         }
-        let predictions: Vec<Quad> = Dir::ALL
-            .iter()
-            .filter_map(|&d| located.get(&pos.step(d)).map(|q| predict_from(q, d)))
-            .collect();
-        if predictions.is_empty() {
+        let Some(quad) = predict(&located, pos) else {
             continue;
-        }
-        let n = predictions.len() as f64;
-        let quad: Quad = [0, 1, 2, 3].map(|k| {
-            [
-                predictions.iter().map(|q| q[k][0]).sum::<f64>() / n,
-                predictions.iter().map(|q| q[k][1]).sum::<f64>() / n,
-            ]
-        });
-        let inside = quad.iter().all(|p| {
-            p[0] >= 0.0
-                && p[1] >= 0.0
-                && p[0] < f64::from(frame.cols())
-                && p[1] < f64::from(frame.rows())
-        });
-        if !inside {
+        };
+        if !inside(&quad, frame) {
             continue;
         }
         let (patch, to_patch) = quad_patch(frame, &quad, MARGIN_PX)?;
