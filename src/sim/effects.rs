@@ -218,6 +218,22 @@ pub fn motion_blur(img: &Mat, area: Rect, dx: f64, dy: f64) -> opencv::Result<Ma
     Ok(out)
 }
 
+/// A mask grown by `steps` pixels in every direction.
+pub fn grow_mask(mask: &Mat, steps: i32) -> opencv::Result<Mat> {
+    let kernel = Mat::ones(3, 3, opencv::core::CV_8UC1)?.to_mat()?;
+    let mut grown = Mat::default();
+    imgproc::dilate(
+        mask,
+        &mut grown,
+        &kernel,
+        Point::new(-1, -1),
+        steps,
+        opencv::core::BORDER_CONSTANT,
+        imgproc::morphology_default_border_value()?,
+    )?;
+    Ok(grown)
+}
+
 /// Compresses and decompresses as JPEG at `quality` (0–100).
 pub fn jpeg(img: &Mat, quality: i32) -> opencv::Result<Mat> {
     let mut buf = Vector::<u8>::new();

@@ -93,17 +93,7 @@ pub fn draw_arm(img: &mut Mat, mask: &mut Mat, arm: &Arm) -> opencv::Result<()> 
     // The same shapes, grown by a pixel so that the faintest anti-aliased fringe is covered too.
     let mut exact = Mat::zeros(mask.rows(), mask.cols(), mask.typ())?.to_mat()?;
     paint(&mut exact, arm, Scalar::all(255.0), Scalar::all(255.0))?;
-    let kernel = Mat::ones(3, 3, opencv::core::CV_8UC1)?.to_mat()?;
-    let mut grown = Mat::default();
-    imgproc::dilate(
-        &exact,
-        &mut grown,
-        &kernel,
-        opencv::core::Point::new(-1, -1),
-        1,
-        opencv::core::BORDER_CONSTANT,
-        imgproc::morphology_default_border_value()?,
-    )?;
+    let grown = super::effects::grow_mask(&exact, 1)?;
     opencv::core::max(&*mask, &grown, &mut exact)?;
     exact.copy_to(mask)
 }

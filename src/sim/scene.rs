@@ -421,28 +421,8 @@ impl Renderer {
             light.apply(&mut img)?;
         }
         if let Some(map) = map {
-            let mut bent = Mat::default();
-            imgproc::remap(
-                &img,
-                &mut bent,
-                &map.0,
-                &map.1,
-                imgproc::INTER_LINEAR,
-                opencv::core::BORDER_REPLICATE,
-                Scalar::all(0.0),
-            )?;
-            img = bent;
-            let mut bent_mask = Mat::default();
-            imgproc::remap(
-                &mask,
-                &mut bent_mask,
-                &map.0,
-                &map.1,
-                imgproc::INTER_LINEAR,
-                opencv::core::BORDER_REPLICATE,
-                Scalar::all(0.0),
-            )?;
-            mask = bent_mask;
+            img = through_lens(&img, &map)?;
+            mask = through_lens(&mask, &map)?;
         }
         // Any pixel that blends in some of the arm counts as covered.
         let mut covered = Mat::default();
@@ -529,6 +509,21 @@ fn truth(scene: &Scene) -> FrameTruth {
             Held::Meeple(m) => HeldTruth::Meeple(meeple_truth(m)),
         }),
     }
+}
+
+/// What the lens makes of an ideal picture.
+fn through_lens(ideal: &Mat, map: &Maps) -> opencv::Result<Mat> {
+    let mut bent = Mat::default();
+    imgproc::remap(
+        ideal,
+        &mut bent,
+        &map.0,
+        &map.1,
+        imgproc::INTER_LINEAR,
+        opencv::core::BORDER_REPLICATE,
+        Scalar::all(0.0),
+    )?;
+    Ok(bent)
 }
 
 /// The two halves of a fixed-point remap.

@@ -6,6 +6,7 @@ use opencv::imgproc;
 use opencv::prelude::*;
 
 use super::terrain::ColourModel;
+use crate::sim::effects::grow_mask;
 
 /// The players' figure colours as the camera sees them under the table's light.
 #[derive(Clone, Debug, PartialEq)]
@@ -148,18 +149,7 @@ impl Enrolment {
             };
         }
         // Grow a little: figures have soft, shaded edges.
-        let kernel = Mat::ones(3, 3, CV_8UC1)?.to_mat()?;
-        let mut grown = Mat::default();
-        imgproc::dilate(
-            &mask,
-            &mut grown,
-            &kernel,
-            opencv::core::Point::new(-1, -1),
-            2,
-            opencv::core::BORDER_CONSTANT,
-            imgproc::morphology_default_border_value()?,
-        )?;
-        Ok((grown, blobs))
+        Ok((grow_mask(&mask, 2)?, blobs))
     }
 }
 
