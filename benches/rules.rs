@@ -45,7 +45,7 @@ fn whole_mixed_game(c: &mut Criterion) {
     let setup = Setup::with_expansions("base", expansions, 4).unwrap();
     let mut seed = 0u64;
     c.bench_function(
-        "random 4-player game with River I+II, Inns & Cathedrals, Traders & Builders, Hills & Sheep (153 tiles)",
+        "random 4-player game with River I+II, Inns & Cathedrals, Traders & Builders, Hills & Sheep, Wheel of Fortune (181 tiles with the board's 16 cells)",
         |b| {
             b.iter(|| {
                 seed += 1;

@@ -94,6 +94,13 @@ fn ours(tile: &TileType) -> Facts {
                 .insert((mark.into(), String::new(), String::new()));
         }
     }
+    // A city that also reaches another city's edge (HS2).
+    if let Some((edge, city)) = tile.shared_edge {
+        let city = tile.features[city].ports.to_string();
+        facts
+            .features
+            .insert(("shared".into(), edge.to_string(), city));
+    }
     for f in &tile.features {
         let marks = format!("{:?}", f.attrs);
         match f.kind {
@@ -154,6 +161,10 @@ fn theirs(body: &[Element]) -> Option<Facts> {
                 }
                 let p = ports(&e.text);
                 cities.push(p);
+                if let Some(edge) = e.attrs.get("multi-edge") {
+                    let shared = ("shared".into(), ports(edge).to_string(), p.to_string());
+                    facts.features.insert(shared);
+                }
                 facts.features.insert((
                     "city".into(),
                     p.to_string(),

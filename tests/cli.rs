@@ -520,3 +520,55 @@ fn traders_and_builders_in_score_and_legal() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("most wine"), "{text}");
 }
+
+#[test]
+fn wheel_of_fortune_in_selfplay_score_and_legal() {
+    let out = meeplecam(&[
+        "selfplay",
+        "--seed",
+        "5",
+        "--tileset",
+        "bigbox",
+        "--expansions",
+        "wheel_of_fortune",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let record: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // Big Box 5: the 72 base tiles but the start tile and the 12 Wheel tiles (seed 000, lines
+    // 989-992); the board is laid before the first turn.
+    assert_eq!(record["turns"].as_array().unwrap().len(), 72 + 12);
+    let icons = record["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["wheel"]["icon"].is_u64())
+        .count();
+    assert!(icons > 0, "no tile turned the wheel");
+    let path = temp("wheel.json", &record.to_string());
+    assert!(meeplecam(&["score", path.to_str().unwrap()])
+        .status
+        .success());
+
+    // Before the first turn: the pig stands on Fortune (seed 000, line 995) and every crown is
+    // free.
+    let path = temp(
+        "wheel-start.json",
+        &format!(
+            r#"{{"meeplecam": 1, "tileset": "bigbox", "expansions": ["wheel_of_fortune"], {TWO_PLAYERS}}}"#
+        ),
+    );
+    let out = meeplecam(&["legal", path.to_str().unwrap(), "--tile", "U", "--json"]);
+    assert!(out.status.success());
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["wheel"]["pig"], "fortune");
+    assert_eq!(
+        report["wheel"]["vacant_crowns"].as_array().unwrap().len(),
+        6
+    );
+    let out = meeplecam(&["legal", path.to_str().unwrap(), "--tile", "U"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("wheel: pig on fortune"));
+}

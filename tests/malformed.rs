@@ -66,6 +66,32 @@ fn jcz_doc_traders() -> Value {
     })
 }
 
+/// A `.jcz` document with Hills & Sheep: a shepherd placed, then its flock grown.
+fn jcz_doc_sheep() -> Value {
+    json!({
+        "setup": {
+            "sets": {"basic:1": 1, "hills-and-sheep:1": 1},
+            "elements": {"small-follower": 7, "farmers": true, "shepherd": 1, "hill": true, "vineyard": true},
+            "rules": {},
+            "start": [{"tile": "BA/RCr", "x": 0, "y": 0, "rotation": 0}]
+        },
+        "players": [{"name": "Ann", "slot": 0}, {"name": "Bob", "slot": 1}],
+        "replay": [
+            {"type": "PLACE_TILE", "payload": {"tileId": "BA/RFr", "rotation": "R0", "position": [1, 0]}},
+            {"type": "DEPLOY_MEEPLE", "payload": {"pointer": {"position": [1, 0], "feature": "Field", "location": "ER.SL.SR.WL"}, "meepleId": "0.shepherd.1"}},
+            {"type": "COMMIT", "payload": {"random": 0.3}},
+            {"type": "PLACE_TILE", "payload": {"tileId": "BA/RFr", "rotation": "R0", "position": [-1, 0]}},
+            {"type": "PASS", "payload": {}},
+            {"type": "COMMIT", "payload": {"random": 0.5}},
+            {"type": "PLACE_TILE", "payload": {"tileId": "BA/RFr", "rotation": "R0", "position": [2, 0]}},
+            {"type": "PASS", "payload": {}},
+            {"type": "FLOCK_EXPAND_OR_SCORE", "payload": {"value": "EXPAND", "random": 0.0}},
+            {"type": "COMMIT", "payload": {"random": 0.1}}
+        ],
+        "gameAnnotations": {"drawOrder": ["BA/RFr", "BA/RFr", "BA/RFr", "BA/Rr"]}
+    })
+}
+
 fn junk() -> impl Strategy<Value = Value> {
     prop_oneof![
         Just(Value::Null),
@@ -137,12 +163,13 @@ proptest! {
     #[test]
     fn mutated_jcz_files_are_errors_or_games(
         edits in proptest::collection::vec((proptest::collection::vec(0usize..100, 0..6), junk()), 1..4),
-        kind in 0..3u8,
+        kind in 0..4u8,
     ) {
         let mut doc = match kind {
             0 => jcz_doc(),
             1 => jcz_doc_expansions(),
-            _ => jcz_doc_traders(),
+            2 => jcz_doc_traders(),
+            _ => jcz_doc_sheep(),
         };
         for (path, value) in edits {
             mutate(&mut doc, &path, value);
@@ -182,6 +209,23 @@ fn the_unmutated_documents_are_valid() {
     let replay = game.record.replay_open().unwrap();
     let figures: Vec<Figure> = replay.game.meeples().iter().map(|m| m.figure).collect();
     assert_eq!(figures, [Figure::Normal, Figure::Pig]);
+    // JCloisterZone drew with 0.0 twice (no initial random, then the growth's own): two
+    // 1-sheep tokens.
+    let game = jcz::parse(&jcz_doc_sheep().to_string()).unwrap();
+    let flocks: Vec<String> = game
+        .record
+        .turns
+        .iter()
+        .flat_map(|t| t.flock.iter().map(|a| a.to_string()))
+        .collect();
+    assert_eq!(flocks, ["draw 1", "draw 1"]);
+    let replay = game.record.replay_open().unwrap();
+    let shepherd = replay.game.meeples()[0];
+    assert_eq!(shepherd.figure, Figure::Shepherd);
+    let field = replay
+        .game
+        .feature_at(shepherd.pos, shepherd.ports.iter().next().unwrap());
+    assert_eq!(field.unwrap().flock, [1, 1]);
 }
 
 #[test]
@@ -269,6 +313,30 @@ fn specific_bad_records_name_the_problem() {
             "no builder's extra turn",
         ),
         (json!({"options": {"pigs": 300}}), "300"),
+        (
+            json!({"expansions": ["hills_and_sheep"], "turns": [{"tile": "E", "at": [0, -1], "rot": 180, "follower": {"port": "NL", "figure": "shepherd"}}]}),
+            "draws a token",
+        ),
+        (
+            json!({"expansions": ["hills_and_sheep"], "turns": [{"tile": "E", "at": [0, -1], "rot": 180, "follower": {"port": "NL", "figure": "shepherd"}, "flock": ["draw 9"]}]}),
+            "flock action",
+        ),
+        (
+            json!({"expansions": ["hills_and_sheep"], "turns": [{"tile": "E", "at": [0, -1], "rot": 180, "follower": {"port": "S", "figure": "shepherd"}, "flock": ["draw 1"]}]}),
+            "a shepherd may not stand on a city",
+        ),
+        (
+            json!({"expansions": ["hills_and_sheep"], "turns": [{"tile": "E", "at": [0, -1], "rot": 180, "follower": {"port": "NL", "figure": "shepherd"}, "flock": ["gather"]}]}),
+            "no flock to gather",
+        ),
+        (
+            json!({"turns": [{"tile": "E", "at": [0, -1], "rot": 180, "follower": {"port": "NL", "figure": "shepherd"}, "flock": ["draw 1"]}]}),
+            "no shepherd left",
+        ),
+        (
+            json!({"expansions": ["hills_and_sheep"], "turns": [{"tile": "X", "discard": true, "flock": ["gather"]}]}),
+            "extends no flock",
+        ),
     ];
     for (patch, needle) in cases {
         let mut doc = base.clone();
@@ -283,5 +351,94 @@ fn specific_bad_records_name_the_problem() {
                 .to_string(),
         };
         assert!(err.contains(needle), "{patch}: {err}");
+    }
+}
+
+/// A self-played Wheel of Fortune game (with the River and Traders & Builders) whose record
+/// turns the wheel, puts followers on crowns and, with seed 3, makes Pestilence choices.
+fn wheel_record_doc() -> Value {
+    let expansions = [
+        Expansion::River,
+        Expansion::TradersAndBuilders,
+        Expansion::WheelOfFortune,
+    ]
+    .into_iter()
+    .collect();
+    let record = random_record_with("bigbox", expansions, 4, RuleOptions::default(), 3).unwrap();
+    serde_json::from_str(&record.to_json()).unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn mutated_wheel_records_are_errors_or_games(
+        edits in proptest::collection::vec((proptest::collection::vec(0usize..100, 0..6), junk()), 1..4)
+    ) {
+        let mut doc = wheel_record_doc();
+        for (path, value) in edits {
+            mutate(&mut doc, &path, value);
+        }
+        if let Ok(record) = Record::from_json(&doc.to_string()) {
+            let _ = record.replay();
+        }
+    }
+}
+
+#[test]
+fn bad_wheel_records_name_the_problem() {
+    let doc = wheel_record_doc();
+    let turns = doc["turns"].as_array().unwrap();
+    assert!(turns.iter().any(|t| t["wheel"]["icon"].is_u64()));
+    assert!(turns.iter().any(|t| t["wheel"]["crown"].is_object()));
+    assert!(turns.iter().any(|t| t["wheel"]["pestilence"].is_array()));
+    assert!(Record::from_json(&doc.to_string())
+        .unwrap()
+        .replay()
+        .is_ok());
+    let base = json!({
+        "meeplecam": 1,
+        "tileset": "bigbox",
+        "expansions": ["wheel_of_fortune"],
+        "players": [{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}],
+        "turns": []
+    });
+    let cases = [
+        (json!({"start": {"tile": "D"}}), "board"),
+        (
+            json!({"turns": [{"tile": "U", "at": [4, 1], "rot": 0, "wheel": {"icon": 4}}]}),
+            "1, 2 or 3",
+        ),
+        (
+            json!({"turns": [{"tile": "E", "at": [2, -1], "rot": 180, "wheel": {"icon": 1}}]}),
+            "no tile E with wheel icon 1",
+        ),
+        (
+            json!({"turns": [{"tile": "U", "at": [4, 1], "rot": 0, "wheel": {"crown": {"sector": "luck"}}}]}),
+            "luck",
+        ),
+        (
+            json!({"turns": [{"tile": "U", "at": [4, 1], "rot": 0, "wheel": {"pestilence": [null, null]}}]}),
+            "wheel icon",
+        ),
+        (
+            json!({"turns": [{"tile": "U", "at": [4, 1], "rot": 0, "wheel": {"icon": 1, "pestilence": [null, null]}}]}),
+            "no follower returns",
+        ),
+        (
+            json!({"turns": [{"tile": "U", "at": [4, 1], "rot": 0, "wheel": {"crown": {"sector": "taxes", "figure": "builder"}}}]}),
+            "builder",
+        ),
+    ];
+    for (patch, needle) in cases {
+        let mut doc = base.clone();
+        for (k, v) in patch.as_object().unwrap() {
+            doc[k] = v.clone();
+        }
+        let err = match Record::from_json(&doc.to_string()) {
+            Err(e) => e.to_string(),
+            Ok(record) => record.replay().unwrap_err().to_string(),
+        };
+        assert!(err.contains(needle), "{needle}: {err}");
     }
 }

@@ -1,14 +1,18 @@
 //! Invariants over thousands of seeded random games, base game and with The River (I, II),
-//! Inns & Cathedrals, Traders & Builders and Hills & Sheep mixed in.
+//! Inns & Cathedrals, Traders & Builders, Hills & Sheep and The Wheel of Fortune mixed in.
 
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use meeplecam::record::selfplay::random_record_with;
+use meeplecam::rules::expansions::wheel::wheel_data;
+use meeplecam::rules::feature::Feature;
+use meeplecam::rules::game::FlockDue;
 use meeplecam::rules::{
-    selfplay, Deploy, Dir, Expansion, Expansions, FeatureKind, Figure, Game, Placement, PlayerId,
-    Port, Rotation, RuleOptions, Setup, Turn,
+    selfplay, ClosedFlocks, Deploy, Dir, Expansion, Expansions, FeatureKind, Figure, FlockAction,
+    FlockActions, Game, Placement, PlayerId, Port, Rotation, RuleOptions, Sector, Setup, Token,
+    Turn,
 };
 
 /// The expansions whose bits are set in `mask` (bit k: `Expansion::ALL[k]`).
@@ -26,14 +30,46 @@ fn setup(players: usize, mask: u8) -> Setup {
 }
 
 /// Figures in supply plus figures on the board, per player and figure.
-fn figures_accounted(game: &Game) -> Vec<[u32; 4]> {
-    let mut n: Vec<[u32; 4]> = (0..game.players())
+fn figures_accounted(game: &Game) -> Vec<[u32; 5]> {
+    let mut n: Vec<[u32; 5]> = (0..game.players())
         .map(|p| Figure::ALL.map(|f| u32::from(game.figures(PlayerId(p as u8), f))))
         .collect();
     for m in game.meeples() {
         n[m.player.index()][m.figure.index()] += 1;
     }
+    for c in game.crown_followers() {
+        n[c.player.index()][c.figure.index()] += 1;
+    }
     n
+}
+
+/// Tiles laid before the first turn: the Wheel of Fortune's sixteen board cells, or the start
+/// tile.
+fn start_tiles(game: &Game) -> usize {
+    if game.pig().is_some() {
+        16
+    } else {
+        1
+    }
+}
+
+/// The flock actions a turn owes once `figure` is deployed on `port` of the tile just laid in
+/// `laid`: a wolf (always in the bag) for a shepherd placed, then gathering every flock the tile
+/// extended.
+fn flock_for(laid: &Game, port: Port, figure: Figure) -> FlockActions {
+    let mut game = laid.clone();
+    let mut actions = Vec::new();
+    if game.deploy(port, figure).is_ok() {
+        while let Some(due) = game.flock_due() {
+            let action = match due {
+                FlockDue::Draw => FlockAction::Draw(Token::Wolf),
+                FlockDue::Tend { .. } => FlockAction::Gather,
+            };
+            game.flock(action).unwrap();
+            actions.push(action);
+        }
+    }
+    FlockActions::from_slice(&actions).unwrap()
 }
 
 /// Checks one turn's worth of invariants before the turn is played.
@@ -83,6 +119,7 @@ fn check_listing(game: &Game, rng: &mut ChaCha8Rng) {
                 tile,
                 placement: p,
                 follower: Some(Deploy { port, figure }),
+                flock: flock_for(&laid, port, figure),
             };
             let played = whole.play(turn);
             assert_eq!(played.is_ok(), ok, "{port} {figure} on {p:?}");
@@ -96,18 +133,29 @@ fn check_listing(game: &Game, rng: &mut ChaCha8Rng) {
 }
 
 /// The river's shape: land tiles only after the last river tile, and every river tile but the
-/// spring continues exactly one river tile laid before it.
+/// spring continues exactly one river tile laid before it; with the Wheel of Fortune the spring
+/// is the first tile drawn and its river flows away from the board.
 fn check_river(game: &Game) {
     let cat = game.catalogue();
     let tiles = game.board().tiles();
     let is_river = |t: &meeplecam::rules::board::PlacedTile| cat.tile(t.tile).river.is_some();
-    if let Some(first_land) = tiles.iter().position(|t| !is_river(t)) {
-        assert!(tiles[first_land..].iter().all(|t| !is_river(t)));
+    let wheel = game.pig().is_some();
+    let drawn = if wheel { 16 } else { 1 };
+    let first = if wheel { drawn } else { 0 };
+    if let Some(first_land) = tiles[first..].iter().position(|t| !is_river(t)) {
+        assert!(tiles[first + first_land..].iter().all(|t| !is_river(t)));
+    }
+    if wheel && tiles.get(16).is_some_and(is_river) {
+        let spring = &tiles[16];
+        for d in cat.tile(spring.tile).river_sides(spring.placement.rot) {
+            let beyond = spring.placement.pos.step(d);
+            assert!(tiles[..16].iter().all(|t| t.placement.pos != beyond));
+        }
     }
     for (i, t) in tiles
         .iter()
         .enumerate()
-        .skip(1)
+        .skip(drawn + usize::from(wheel))
         .filter(|(_, t)| is_river(t))
     {
         let earlier = cat
@@ -123,17 +171,65 @@ fn check_river(game: &Game) {
     }
 }
 
-/// Builders and pigs stand only beside a follower of their owner's on the same feature.
+/// Builders and pigs stand only beside a follower of their owner's on the same feature;
+/// shepherds stand in fields, each with sheep, and the bag plus the flocks on the board hold
+/// every sheep token (Hills & Sheep).
 fn check_special_figures(game: &Game) {
+    let mut sheep = game.sheep_bag();
+    let mut seen: Vec<&Feature> = Vec::new();
     for m in game.meeples().iter().filter(|m| !m.figure.is_follower()) {
         let port = m.ports.iter().next().unwrap();
         let f = game.feature_at(m.pos, port).unwrap();
+        if m.figure == Figure::Shepherd {
+            assert_eq!(f.kind, FeatureKind::Field, "{m:?}");
+            assert!(!f.flock.is_empty(), "{m:?} without sheep");
+            // Shepherds in one field share its flock: count each field once.
+            if !seen.iter().any(|g| std::ptr::eq(*g, f)) {
+                seen.push(f);
+            }
+            continue;
+        }
         assert!(f.has_follower_of(m.player), "{m:?} alone");
         let kinds: &[FeatureKind] = match m.figure {
             Figure::Builder => &[FeatureKind::Road, FeatureKind::City],
             _ => &[FeatureKind::Field],
         };
         assert!(kinds.contains(&f.kind), "{m:?}");
+    }
+    for f in seen {
+        for &n in &f.flock {
+            sheep[Token::Sheep(n).index()] += 1;
+        }
+    }
+    assert_eq!(sheep, meeplecam::rules::expansions::sheep::BAG);
+}
+
+/// Crown spaces hold followers only, at most as many as the sector has spaces; a follower goes
+/// on a crown only on a turn with no figure on the tile; the pig's sector is emptied when it
+/// stops there.
+fn check_crowns(game: &Game, turn: &Turn, report: &meeplecam::rules::TurnReport) {
+    let data = wheel_data();
+    let crowns = game.crown_followers();
+    assert!(crowns.iter().all(|c| c.figure.is_follower()));
+    for sector in Sector::ALL {
+        let on = crowns.iter().filter(|c| c.sector == sector).count();
+        let spaces = usize::from(data.crowns(sector));
+        assert!(on <= spaces, "{sector}");
+        let vacant = game.pig().is_some() && on < spaces;
+        assert_eq!(game.vacant_crowns().contains(&sector), vacant, "{sector}");
+    }
+    if let Turn::Place {
+        follower: Some(_), ..
+    } = turn
+    {
+        assert!(report.crown.is_none());
+    }
+    if let Some((sector, _)) = report.crown {
+        assert!(crowns.iter().any(|c| c.sector == sector));
+    }
+    if report.spin.is_some() && report.crown.is_none() {
+        let pig = game.pig().unwrap();
+        assert!(crowns.iter().all(|c| c.sector != pig));
     }
 }
 
@@ -162,6 +258,7 @@ fn play_checked(seed: u64, players: usize, mask: u8) {
             report.extra_turn || !passes && was_extra
         );
         check_special_figures(&game);
+        check_crowns(&game, &turn, &report);
         assert_eq!(figures_accounted(&game), figures);
         for (before, now) in last.iter().zip(game.scores()) {
             assert!(now >= before, "a score went down");
@@ -210,7 +307,7 @@ proptest! {
     fn with_expansions_listed_moves_are_legal_and_figures_are_conserved(
         seed in any::<u64>(),
         players in 2usize..=8,
-        mask in 1u8..32,
+        mask in 1u8..64,
     ) {
         play_checked(seed, players, mask);
     }
@@ -223,13 +320,13 @@ proptest! {
     fn replaying_a_record_reproduces_its_game(
         seed in any::<u64>(),
         players in 2usize..=8,
-        mask in 0u8..32,
+        mask in 0u8..64,
     ) {
         let setup = setup(players, mask);
         let record =
             random_record_with("base", setup.expansions, players, RuleOptions::default(), seed)
                 .unwrap();
-        let laid_or_discarded = setup.tileset.total() - 1;
+        let laid_or_discarded = setup.tileset.total() - start_tiles(&Game::new(&setup).unwrap());
         let under = record.turns.iter().filter(|t| t.tile.contains(" over ")).count();
         prop_assert_eq!(record.turns.len() + under, laid_or_discarded);
         let text = record.to_json();
@@ -246,5 +343,44 @@ proptest! {
         let (_, events) = selfplay::play_out(&mut game, &mut rng);
         prop_assert_eq!(game.scores(), a.game.scores());
         prop_assert_eq!(&events, &a.events);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Hills & Sheep under JCloisterZone's rules (two shepherds each, a closed field's flock
+    /// gathered at once) mixed with every other expansion: figures and sheep tokens are
+    /// conserved turn by turn, and the game's record replays to the same events.
+    #[test]
+    fn shepherds_under_jcloisterzone_rules_conserve_figures_and_replay(
+        seed in any::<u64>(),
+        players in 2usize..=6,
+        mask in 0u8..64,
+    ) {
+        let options = RuleOptions {
+            shepherds: Some(2),
+            closed_flocks: ClosedFlocks::Gather,
+            ..RuleOptions::default()
+        };
+        let hs = Expansion::ALL.iter().position(|&e| e == Expansion::HillsAndSheep).unwrap();
+        let mut setup = setup(players, mask | 1 << hs);
+        setup.options = options;
+        let mut game = Game::new(&setup).unwrap();
+        let figures = figures_accounted(&game);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut events = Vec::new();
+        let chance = selfplay::DEPLOY_CHANCE;
+        while let Some((_, report)) = selfplay::random_turn(&mut game, &mut rng, chance) {
+            check_special_figures(&game);
+            prop_assert_eq!(figures_accounted(&game), figures.clone());
+            events.extend(report.events);
+        }
+        events.extend(game.finish().unwrap());
+        let record =
+            random_record_with("base", setup.expansions, players, options, seed).unwrap();
+        let replay = record.replay().unwrap();
+        prop_assert_eq!(&replay.events, &events);
+        prop_assert_eq!(replay.game.scores(), game.scores());
     }
 }

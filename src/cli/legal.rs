@@ -30,6 +30,10 @@ pub fn run(path: &Path, tile: &str, as_json: bool) -> Result<(), Failure> {
         .into_iter()
         .map(|p| (p, game.follower_spots_if(id, p)))
         .collect();
+    let wheel = game.pig().map(|pig| {
+        let crowns: Vec<&str> = game.vacant_crowns().iter().map(|s| s.name()).collect();
+        (pig, crowns, game.icons_left(id))
+    });
     if as_json {
         let list: Vec<_> = options
             .iter()
@@ -46,17 +50,29 @@ pub fn run(path: &Path, tile: &str, as_json: bool) -> Result<(), Failure> {
                 })
             })
             .collect();
-        println!(
-            "{:#}",
-            json!({
-                "tile": cat.tile(id).name,
-                "player": player,
-                "extra_turn": game.is_extra_turn(),
-                "figures": figures,
-                "placements": list,
-            })
-        );
+        let mut report = json!({
+            "tile": cat.tile(id).name,
+            "player": player,
+            "extra_turn": game.is_extra_turn(),
+            "figures": figures,
+            "placements": list,
+        });
+        if let Some((pig, crowns, icons)) = &wheel {
+            report["wheel"] = json!({
+                "pig": pig.name(),
+                "vacant_crowns": crowns,
+                "icons_left": icons,
+            });
+        }
+        println!("{report:#}");
         return Ok(());
+    }
+    if let Some((pig, crowns, [one, two, three])) = &wheel {
+        println!(
+            "wheel: pig on {pig}; vacant crowns: {}; tiles {} left with icon 1/2/3: {one}/{two}/{three}",
+            if crowns.is_empty() { "none".to_string() } else { crowns.join(", ") },
+            cat.tile(id).name
+        );
     }
     if game.is_extra_turn() {
         println!("{player}'s extra turn (builder)");

@@ -60,7 +60,8 @@ enum Command {
         /// Tile set.
         #[arg(long, default_value = "base")]
         tileset: String,
-        /// Expansions mixed in, comma-separated (river, river_ii, inns_and_cathedrals).
+        /// Expansions mixed in, comma-separated (river, river_ii, inns_and_cathedrals,
+        /// traders_and_builders, hills_and_sheep, wheel_of_fortune).
         #[arg(long, value_delimiter = ',')]
         expansions: Vec<String>,
         /// Write the record here instead of standard output.

@@ -69,6 +69,9 @@ fn describe(replay: &Replay, e: &ScoreEvent) -> String {
             if e.tiles.len() == 1 { "" } else { "s" }
         ),
         Scored::Goods(good) => format!("most {good}"),
+        Scored::Flock => format!("flock on {} tiles", e.tiles.len()),
+        Scored::Wheel(sector) => format!("wheel: {sector}"),
+        Scored::Crown => "crown space".to_string(),
     };
     format!(
         "{when}  {:<20} +{:<3} {what} ({})",

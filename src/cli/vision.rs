@@ -122,6 +122,7 @@ pub fn eval(args: EvalArgs) -> Result<(), Failure> {
         args.generate, args.seed
     );
     println!("{}", report.table());
+    println!("Per-tile reads by condition:\n\n{}", report.breakdown.table());
     let report = evaluate_boards(args.generate, args.seed)?;
     println!(
         "Full read of the same boards: grid registered from a setup frame of the start tile, \

@@ -6,15 +6,20 @@
 //! discarded, and once the draw order is used up (or the turn named `endTurn` is played) the game
 //! ends with final scoring. An element (farmers, inns, cathedrals) is in play when the setup
 //! lists it: FanCloisterZone's files list some as `false` and still score them. Builders and pigs
-//! come in the numbers the setup gives, with or without Traders & Builders' tiles.
+//! come in the numbers the setup gives, with or without Traders & Builders' tiles; so do
+//! shepherds, and JCloisterZone gathers a flock once its field is closed (option
+//! `closed_flocks`). JCloisterZone draws sheep tokens from its own random numbers: the import
+//! replays the game to name each token drawn (see `jcz_flock`).
 
 use serde_json::Value;
 
+use crate::rules::expansions::sheep::SHEPHERDS;
 use crate::rules::{
-    catalogue, Colour, Expansion, FeatureKind, Figure, FinalInnsCathedrals, HillTiebreak, Port,
-    PortSet, Pos, RuleOptions, TileId,
+    catalogue, ClosedFlocks, Colour, Expansion, FeatureKind, Figure, FinalInnsCathedrals,
+    HillTiebreak, Port, PortSet, Pos, RuleOptions, TileId,
 };
 
+use super::jcz_flock::{self, JczFlock};
 use super::{FollowerEntry, PlayerEntry, Record, StartEntry, TurnEntry, FORMAT_VERSION};
 
 /// A `.jcz` file read into our terms.
@@ -120,9 +125,24 @@ pub fn parse(text: &str) -> Result<JczGame, JczError> {
         ),
         None => None,
     };
-    let (laid, pending) = replay_turns(field(&root, "replay")?)?;
-    let forced_draws = draw_order.is_some();
-    let (turns, mut drawn) = merge_draws(laid, pending.as_ref(), draw_order)?;
+    let initial = root
+        .get("initialRandom")
+        .and_then(Value::as_f64)
+        .unwrap_or(0.0);
+    let (laid, pending) = replay_turns(field(&root, "replay")?, initial)?;
+    let (laid, flocks): (Vec<TurnEntry>, Vec<Vec<JczFlock>>) = laid.into_iter().unzip();
+    let pending = match pending {
+        Some((_, flock)) if !flock.is_empty() => {
+            return Err(JczError::Unsupported(
+                "flock actions in an uncommitted turn".into(),
+            ))
+        }
+        Some((turn, _)) => Some(turn),
+        None => None,
+    };
+    let ordered = draw_order.is_some();
+    let (turns, mut drawn, beyond) = merge_draws(laid, pending.as_ref(), draw_order)?;
+    let forced_draws = ordered && !beyond;
     if let Some(end) = root.pointer("/gameAnnotations/endTurn") {
         let end = usize::try_from(int(end, "endTurn")?).map_err(|_| malformed("endTurn"))?;
         let played = turns.iter().filter(|t| !t.discard).count();
@@ -146,16 +166,20 @@ pub fn parse(text: &str) -> Result<JczGame, JczError> {
         .and_then(Value::as_str)
         .unwrap_or("")
         .to_string();
+    let mut record = Record {
+        meeplecam: FORMAT_VERSION,
+        tileset,
+        expansions,
+        options,
+        players,
+        start: Some(start),
+        turns,
+    };
+    if flocks.iter().any(|f| !f.is_empty()) {
+        jcz_flock::resolve(&mut record, flocks)?;
+    }
     Ok(JczGame {
-        record: Record {
-            meeplecam: FORMAT_VERSION,
-            tileset,
-            expansions,
-            options,
-            players,
-            start: Some(start),
-            turns,
-        },
+        record,
         pending,
         drawn,
         description,
@@ -198,6 +222,7 @@ fn sets_and_options(setup: &Value) -> Result<Setup, JczError> {
         ..RuleOptions::default()
     };
     let traders = expansions.contains(&Expansion::TradersAndBuilders);
+    let mut shepherds = 0;
     let mut large = 0;
     let (mut goods, mut pig_herds) = (false, false);
     let (mut builders, mut pigs) = (0, 0);
@@ -221,8 +246,10 @@ fn sets_and_options(setup: &Value) -> Result<Setup, JczError> {
                 "cathedral" if inns => options.cathedrals = true,
                 "hill" if hills => options.hills = value.as_bool() != Some(false),
                 "vineyard" if hills => options.vineyards = value.as_bool() != Some(false),
-                // Shepherds in supply; one on the board is refused as an unsupported figure.
-                "shepherd" => {
+                "shepherd" => shepherds = count()?,
+                // Abbey tiles in the players' hands (Abbey & Mayor): a game that lays one names
+                // tile AM/A, which is refused as unsupported.
+                "abbey" => {
                     count()?;
                 }
                 other => return Err(JczError::Unsupported(format!("element {other}"))),
@@ -244,6 +271,10 @@ fn sets_and_options(setup: &Value) -> Result<Setup, JczError> {
     let each = u8::from(traders);
     options.builders = (builders != each).then_some(builders);
     options.pigs = (pigs != each).then_some(pigs);
+    options.shepherds = (shepherds != u8::from(hills) * SHEPHERDS).then_some(shepherds);
+    if shepherds > 0 {
+        options.closed_flocks = ClosedFlocks::Gather;
+    }
     if let Some(rules) = setup.get("rules").and_then(Value::as_object) {
         for (name, value) in rules {
             match (name.as_str(), value.as_str()) {
@@ -311,15 +342,28 @@ fn players(root: &Value) -> Result<Vec<PlayerEntry>, JczError> {
         .collect())
 }
 
-/// Splits the replay into committed turns and a last, uncommitted one.
-fn replay_turns(replay: &Value) -> Result<(Vec<TurnEntry>, Option<TurnEntry>), JczError> {
+/// A turn of the replay with its flock actions.
+type JczTurn = (TurnEntry, Vec<JczFlock>);
+
+/// Splits the replay into committed turns and a last, uncommitted one. JCloisterZone draws the
+/// token for a shepherd just placed with the random number of the last message that carried
+/// one (`initial` before any), or of FanCloisterZone's `SHEPHERD_CONFIRM`.
+fn replay_turns(replay: &Value, initial: f64) -> Result<(Vec<JczTurn>, Option<JczTurn>), JczError> {
     let actions = replay
         .as_array()
         .ok_or_else(|| malformed("replay is not a list"))?;
     let mut done = Vec::new();
-    let mut current: Option<TurnEntry> = None;
+    let mut current: Option<JczTurn> = None;
+    let mut random = initial;
     for action in actions {
         let payload = field(action, "payload")?;
+        let drawn = match payload.get("random") {
+            Some(r) => r
+                .as_f64()
+                .filter(|r| (0.0..1.0).contains(r))
+                .ok_or_else(|| malformed("random is not a number in [0, 1)"))?,
+            None => random,
+        };
         match string(action, "type")? {
             "PLACE_TILE" => {
                 if current.is_some() {
@@ -330,18 +374,21 @@ fn replay_turns(replay: &Value) -> Result<(Vec<TurnEntry>, Option<TurnEntry>), J
                     .strip_prefix('R')
                     .and_then(|d| d.parse::<u16>().ok())
                     .ok_or_else(|| malformed(format!("rotation {rot}")))?;
-                current = Some(TurnEntry {
+                let turn = TurnEntry {
                     player: None,
                     tile: tile_name(string(payload, "tileId")?)?,
                     at: Some(position(field(payload, "position")?)?),
                     rot: Some(deg),
                     follower: None,
+                    flock: Vec::new(),
                     extra: None,
                     discard: false,
-                });
+                    wheel: None,
+                };
+                current = Some((turn, Vec::new()));
             }
             "DEPLOY_MEEPLE" => {
-                let turn = current
+                let (turn, flock) = current
                     .as_mut()
                     .ok_or_else(|| malformed("a follower before its tile"))?;
                 let meeple = string(payload, "meepleId")?;
@@ -350,6 +397,10 @@ fn replay_turns(replay: &Value) -> Result<(Vec<TurnEntry>, Option<TurnEntry>), J
                     Some("big") => Figure::Large,
                     Some("builder") => Figure::Builder,
                     Some("pig") => Figure::Pig,
+                    Some("shepherd") => {
+                        flock.push(JczFlock::Draw(drawn));
+                        Figure::Shepherd
+                    }
                     _ => return Err(JczError::Unsupported(format!("figure {meeple}"))),
                 };
                 let pointer = field(payload, "pointer")?;
@@ -363,6 +414,23 @@ fn replay_turns(replay: &Value) -> Result<(Vec<TurnEntry>, Option<TurnEntry>), J
                 )?;
                 turn.follower = Some(FollowerEntry { port, figure });
             }
+            "SHEPHERD_CONFIRM" => {
+                let placed = current.as_mut().and_then(|(_, f)| f.last_mut());
+                match placed {
+                    Some(JczFlock::Draw(r)) => *r = drawn,
+                    _ => return Err(malformed("SHEPHERD_CONFIRM without a shepherd placed")),
+                }
+            }
+            "FLOCK_EXPAND_OR_SCORE" => {
+                let (_, flock) = current
+                    .as_mut()
+                    .ok_or_else(|| malformed("a flock action before its tile"))?;
+                flock.push(match string(payload, "value")? {
+                    "EXPAND" => JczFlock::Draw(drawn),
+                    "SCORE" => JczFlock::Gather,
+                    other => return Err(malformed(format!("flock action {other}"))),
+                });
+            }
             "PASS" => {}
             "COMMIT" => {
                 if let Some(turn) = current.take() {
@@ -371,6 +439,7 @@ fn replay_turns(replay: &Value) -> Result<(Vec<TurnEntry>, Option<TurnEntry>), J
             }
             other => return Err(JczError::Unsupported(format!("action {other}"))),
         }
+        random = drawn;
     }
     Ok((done, current))
 }
@@ -443,42 +512,54 @@ fn location_ports(location: &str) -> Result<PortSet, JczError> {
     Ok(set)
 }
 
-/// Interleaves discards from the draw order; returns the turns and a tile drawn but not laid.
+/// Interleaves discards from the draw order; returns the turns, a tile drawn but not laid, and
+/// whether turns were played after the order was used up (tiles then drawn at random).
 fn merge_draws(
     laid: Vec<TurnEntry>,
     pending: Option<&TurnEntry>,
     draw_order: Option<Vec<String>>,
-) -> Result<(Vec<TurnEntry>, Option<String>), JczError> {
+) -> Result<Merged, JczError> {
     let Some(order) = draw_order else {
-        return Ok((laid, None));
+        return Ok((laid, None, false));
     };
-    let mut draws = order.into_iter();
+    let mut draws = order.into_iter().peekable();
     let mut turns = Vec::new();
+    let mut beyond = false;
     for turn in laid.into_iter().chain(pending.cloned()) {
-        loop {
-            let drawn = draws.next().ok_or_else(|| {
-                malformed(format!("tile {} laid but not in the draw order", turn.tile))
-            })?;
-            if drawn == turn.tile {
-                break;
+        // Once the order is used up, JCloisterZone drew at random.
+        beyond |= draws.peek().is_none();
+        if !beyond {
+            loop {
+                let drawn = draws.next().ok_or_else(|| {
+                    malformed(format!("tile {} laid but not in the draw order", turn.tile))
+                })?;
+                if drawn == turn.tile {
+                    break;
+                }
+                turns.push(TurnEntry {
+                    player: None,
+                    tile: drawn,
+                    at: None,
+                    rot: None,
+                    follower: None,
+                    flock: Vec::new(),
+                    extra: None,
+                    discard: true,
+                    wheel: None,
+                });
             }
-            turns.push(TurnEntry {
-                player: None,
-                tile: drawn,
-                at: None,
-                rot: None,
-                follower: None,
-                extra: None,
-                discard: true,
-            });
         }
         turns.push(turn);
     }
     if pending.is_some() {
         turns.pop();
     }
-    Ok((turns, draws.next()))
+    Ok((turns, draws.next(), beyond))
 }
+
+/// The turns with discards interleaved, a tile drawn but not laid, and whether play went on
+/// beyond the draw order.
+type Merged = (Vec<TurnEntry>, Option<String>, bool);
 
 #[cfg(test)]
 mod tests {
@@ -546,8 +627,15 @@ mod tests {
         let game = parse(&doc(hs, r#""hill": true, "shepherd": 1"#, "0.small.1")).unwrap();
         assert_eq!(game.record.expansions, [Expansion::HillsAndSheep]);
         assert!(game.record.options.hills && !game.record.options.vineyards);
+        assert_eq!(
+            game.record.options.shepherds, None,
+            "the expansion's own count"
+        );
+        assert_eq!(game.record.options.closed_flocks, ClosedFlocks::Gather);
+        let two = parse(&doc(r#""basic:1": 1"#, r#""shepherd": 2"#, "0.small.1")).unwrap();
+        assert_eq!(two.record.options.shepherds, Some(2));
+
         for (sets, elements, meeple) in [
-            (hs, r#""shepherd": 1"#, "0.shepherd.1"),
             (r#""basic:1": 1, "hills-and-sheep:2": 1"#, "", "0.small.1"),
             (tb, r#""builder": 1, "pig": 1"#, "0.small.1"),
             (ic, "", "0.small.1"),

@@ -15,12 +15,13 @@
 //! ```
 
 pub mod jcz;
+mod jcz_flock;
 mod replay;
 pub mod selfplay;
 
 use serde::{Deserialize, Serialize};
 
-use crate::rules::{Colour, Expansion, Figure, Pos, RuleOptions};
+use crate::rules::{Colour, Expansion, Figure, FlockAction, Pos, RuleOptions, Sector};
 
 pub use replay::{setup_of, turn_of, Replay, ReplayError};
 
@@ -37,7 +38,7 @@ pub struct Record {
     #[serde(default = "default_tileset")]
     pub tileset: String,
     /// Expansions mixed in (`river`, `river_ii`, `inns_and_cathedrals`, `traders_and_builders`,
-    /// `hills_and_sheep`).
+    /// `hills_and_sheep`, `wheel_of_fortune`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub expansions: Vec<Expansion>,
     /// Rule options.
@@ -104,6 +105,11 @@ pub struct TurnEntry {
     /// The figure put on the tile.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub follower: Option<FollowerEntry>,
+    /// Flock actions (Hills & Sheep), in order: the token drawn for a shepherd placed this turn
+    /// (`"draw 1"` … `"draw 4"`, `"draw wolf"`), then for each flock of the player's that the
+    /// tile extended, oldest shepherd first, `"gather"` or the token drawn to grow it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flock: Vec<FlockAction>,
     /// Whether this is the second part of a builder's double turn (Traders & Builders), checked
     /// when present.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -111,6 +117,49 @@ pub struct TurnEntry {
     /// The tile fitted nowhere and was put away.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub discard: bool,
+    /// The Wheel of Fortune's inputs: the drawn tile's icon, Pestilence choices, a crown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wheel: Option<WheelEntry>,
+}
+
+/// A turn's Wheel of Fortune inputs.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WheelEntry {
+    /// The wheel icon (1–3) on the drawn tile: the wheel turns before the tile is laid.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub icon: Option<u8>,
+    /// When the pig stops on Pestilence: per player, from the one whose turn it is clockwise,
+    /// the follower returned (`null` for a player with none on a land tile).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pestilence: Vec<Option<RemovalEntry>>,
+    /// A follower put on a vacant crown space instead of on the tile.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crown: Option<CrownEntry>,
+}
+
+/// A follower returned to Pestilence: the cell it stands on and a port of its feature there.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RemovalEntry {
+    /// Its owner, checked when present.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<String>,
+    /// The cell.
+    pub at: Pos,
+    /// A port of its feature, in board frame.
+    pub port: String,
+}
+
+/// A follower put on a crown space.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CrownEntry {
+    /// The wheel's sector (`fortune`, `taxes`, `famine`, `storm`, `inquisition`, `pestilence`).
+    pub sector: Sector,
+    /// Which follower: `normal` (the default) or `large`.
+    #[serde(default, skip_serializing_if = "is_normal")]
+    pub figure: Figure,
 }
 
 /// A figure deployed on the tile just laid.
@@ -120,7 +169,7 @@ pub struct FollowerEntry {
     /// A port of the feature it stands on, in board frame (`N`, `SL`, `C`, …).
     pub port: String,
     /// Which figure: `normal` (the default), `large` (Inns & Cathedrals), `builder` or `pig`
-    /// (Traders & Builders).
+    /// (Traders & Builders), `shepherd` (Hills & Sheep).
     #[serde(default, skip_serializing_if = "is_normal")]
     pub figure: Figure,
 }

@@ -1,11 +1,11 @@
 //! Replaying a record through the rules engine.
 
 use crate::rules::{
-    catalogue, Colour, Deploy, Expansions, Game, Placement, Port, Rotation, ScoreEvent, Setup,
-    TileId, Turn,
+    catalogue, Colour, Deploy, Expansions, FlockActions, Game, Placement, Port, Rotation,
+    ScoreEvent, Setup, Spin, TileId, Turn,
 };
 
-use super::{Record, TurnEntry};
+use super::{Record, TurnEntry, WheelEntry};
 
 /// A replayed record: the game after its last turn and everything that scored.
 #[derive(Clone, Debug)]
@@ -65,12 +65,23 @@ pub(super) fn replay(record: &Record, finish: bool) -> Result<Replay, ReplayErro
             Some(name) => Some(tile_id(name).map_err(turn_err)?),
             None => None,
         };
-        let report = match (turn, under) {
-            (Turn::Place { .. }, Some(under)) => game.play_over(turn, under),
-            (Turn::Discard { .. }, Some(_)) => {
+        let wheel = entry.wheel.clone().unwrap_or_default();
+        if let Some(spin) = spin_of(&wheel, &names, &game).map_err(turn_err)? {
+            let drawn = match turn {
+                Turn::Place { tile, .. } | Turn::Discard { tile } => tile,
+            };
+            let report = game
+                .spin(drawn, &spin)
+                .map_err(|e| turn_err(e.to_string()))?;
+            events.extend(report.events);
+        }
+        let report = match (turn, under, &wheel.crown) {
+            (Turn::Discard { .. }, Some(_), _) => {
                 return Err(turn_err("a discarded tile has nothing under it".into()))
             }
-            (_, None) => game.play(turn),
+            (_, _, Some(crown)) => game.play_crowned(turn, crown.sector, crown.figure, under),
+            (Turn::Place { .. }, Some(under), None) => game.play_over(turn, under),
+            (_, None, None) => game.play(turn),
         }
         .map_err(|e| turn_err(e.to_string()))?;
         events.extend(report.events);
@@ -136,6 +147,35 @@ pub fn setup_of(record: &Record) -> Result<Setup, ReplayError> {
     Ok(setup)
 }
 
+/// The wheel turn a record entry describes (none without an icon); Pestilence choices name
+/// players from the one whose turn it is, clockwise.
+fn spin_of(wheel: &WheelEntry, names: &[String], game: &Game) -> Result<Option<Spin>, String> {
+    let Some(icon) = wheel.icon else {
+        if !wheel.pestilence.is_empty() {
+            return Err("Pestilence choices come with a wheel icon".into());
+        }
+        return Ok(None);
+    };
+    let mut pestilence = Vec::new();
+    for (i, choice) in wheel.pestilence.iter().enumerate() {
+        let Some(c) = choice else {
+            pestilence.push(None);
+            continue;
+        };
+        let seat = (game.current_player().index() + i) % names.len();
+        if let Some(name) = c.player.as_ref().filter(|&n| *n != names[seat]) {
+            return Err(format!(
+                "Pestilence choice {} is {}'s, not {name}'s",
+                i + 1,
+                names[seat]
+            ));
+        }
+        let port = c.port.parse::<Port>().map_err(|e| e.to_string())?;
+        pestilence.push(Some((c.at, port)));
+    }
+    Ok(Some(Spin { icon, pestilence }))
+}
+
 /// The tile named under a hill tile in `"HILL over TILE"`.
 fn under_of(entry: &TurnEntry) -> Option<&str> {
     entry
@@ -165,6 +205,9 @@ pub fn turn_of(entry: &TurnEntry) -> Result<Turn, String> {
         if entry.at.is_some() || entry.rot.is_some() || entry.follower.is_some() {
             return Err("a discarded tile has no position, rotation or follower".into());
         }
+        if !entry.flock.is_empty() {
+            return Err("a discarded tile extends no flock".into());
+        }
         return Ok(Turn::Discard { tile });
     }
     let pos = entry.at.ok_or("a laid tile needs \"at\"")?;
@@ -180,5 +223,6 @@ pub fn turn_of(entry: &TurnEntry) -> Result<Turn, String> {
         tile,
         placement: Placement { pos, rot },
         follower,
+        flock: FlockActions::from_slice(&entry.flock)?,
     })
 }

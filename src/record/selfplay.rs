@@ -3,9 +3,14 @@
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::rules::{selfplay, Colour, Expansions, Game, RuleOptions, Setup, SetupError, Turn};
+use crate::rules::{
+    selfplay, Colour, Expansions, Game, RuleOptions, Setup, SetupError, Turn, TurnReport,
+};
 
-use super::{FollowerEntry, PlayerEntry, Record, TurnEntry, FORMAT_VERSION};
+use super::{
+    CrownEntry, FollowerEntry, PlayerEntry, Record, RemovalEntry, TurnEntry, WheelEntry,
+    FORMAT_VERSION,
+};
 
 /// Plays a random legal game of `players` players from a bag shuffled by `seed`.
 pub fn random_record(
@@ -33,7 +38,8 @@ pub fn random_record_with(
     let mut entries = Vec::new();
     loop {
         let extra = game.is_extra_turn().then_some(true);
-        let Some((turn, _)) = selfplay::random_turn(&mut game, &mut rng, selfplay::DEPLOY_CHANCE)
+        let Some((turn, report)) =
+            selfplay::random_turn(&mut game, &mut rng, selfplay::DEPLOY_CHANCE)
         else {
             break;
         };
@@ -44,13 +50,16 @@ pub fn random_record_with(
                 at: None,
                 rot: None,
                 follower: None,
+                flock: Vec::new(),
                 extra,
                 discard: true,
+                wheel: wheel_entry(&report),
             },
             Turn::Place {
                 tile,
                 placement,
                 follower,
+                flock,
             } => TurnEntry {
                 player: None,
                 tile: match game.tile_under(placement.pos) {
@@ -65,8 +74,10 @@ pub fn random_record_with(
                     port: d.port.name().to_string(),
                     figure: d.figure,
                 }),
+                flock: flock.iter().collect(),
                 extra,
                 discard: false,
+                wheel: wheel_entry(&report),
             },
         });
     }
@@ -84,6 +95,31 @@ pub fn random_record_with(
             .collect(),
         start: None,
         turns: entries,
+    })
+}
+
+/// The Wheel of Fortune inputs a turn's report shows: the icon, Pestilence choices, a crown.
+fn wheel_entry(report: &TurnReport) -> Option<WheelEntry> {
+    if report.spin.is_none() && report.crown.is_none() {
+        return None;
+    }
+    Some(WheelEntry {
+        icon: report.spin.as_ref().map(|s| s.icon),
+        pestilence: report.spin.as_ref().map_or(Vec::new(), |s| {
+            s.pestilence
+                .iter()
+                .map(|c| {
+                    c.map(|(at, port)| RemovalEntry {
+                        player: None,
+                        at,
+                        port: port.name().to_string(),
+                    })
+                })
+                .collect()
+        }),
+        crown: report
+            .crown
+            .map(|(sector, figure)| CrownEntry { sector, figure }),
     })
 }
 

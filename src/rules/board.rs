@@ -107,6 +107,9 @@ pub enum PlacementError {
     /// A river tile that would turn the river back on itself.
     #[error("the river may not make an immediate U-turn")]
     RiverUTurn,
+    /// The spring laid beside the Wheel of Fortune's board with its river towards the board.
+    #[error("the river must flow away from the Wheel of Fortune's board")]
+    RiverTowardsWheel,
 }
 
 /// The placed tiles and the empty cells beside them.

@@ -10,12 +10,13 @@ use super::port::{Port, PortSet};
 use super::tile::{Attr, FeatureDef, FeatureKind, RiverDef, TileId, TileType};
 
 /// The built-in data files, in load order.
-const DATA: [(&str, &str); 5] = [
+const DATA: [(&str, &str); 6] = [
     ("base.tiles", include_str!("data/base.tiles")),
     ("river.tiles", include_str!("data/river.tiles")),
     ("inns.tiles", include_str!("data/inns.tiles")),
     ("traders.tiles", include_str!("data/traders.tiles")),
     ("hills.tiles", include_str!("data/hills.tiles")),
+    ("wheel.tiles", include_str!("data/wheel.tiles")),
 ];
 
 /// A box of tiles: how many of each type, and which one starts the game.
@@ -259,6 +260,7 @@ fn parse_tile(rest: &str) -> Result<TileType, String> {
     let mut river = None;
     let mut fields = Vec::new();
     let (mut hill, mut vineyard) = (false, false);
+    let mut shared: Option<(Port, Port)> = None;
     for part in parts {
         let mut words = part.split_whitespace();
         match words.next() {
@@ -276,6 +278,10 @@ fn parse_tile(rest: &str) -> Result<TileType, String> {
             Some("river") if river.is_none() => river = Some(parse_river(words)?),
             Some("river") => return Err(format!("tile {name}: two rivers")),
             Some("field") => fields.push(parse_field(words)?),
+            Some("shared") if shared.is_none() => {
+                shared = Some(parse_shared(&name, words)?);
+            }
+            Some("shared") => return Err(format!("tile {name}: two shared edges")),
             _ => features.push(parse_feature(part)?),
         }
     }
@@ -303,11 +309,47 @@ fn parse_tile(rest: &str) -> Result<TileType, String> {
     if features.iter().any(|f| f.bridge) && river.is_none() {
         return Err(format!("tile {name}: a bridge without a river"));
     }
+    let shared_edge = match shared {
+        Some((edge, at)) => {
+            let city = |p: Port| {
+                features
+                    .iter()
+                    .position(|f| f.kind == FeatureKind::City && f.ports.contains(p))
+            };
+            match (city(edge), city(at)) {
+                (Some(a), Some(b)) if a != b => Some((edge, b)),
+                _ => {
+                    return Err(format!(
+                        "tile {name}: `shared {edge} {at}` needs two cities, at {edge} and {at}"
+                    ))
+                }
+            }
+        }
+        None => None,
+    };
     add_fields(&mut features, river, &fields);
     let mut tile = TileType::new(name, aliases, features, river);
     tile.hill = hill;
     tile.vineyard = vineyard;
+    tile.shared_edge = shared_edge;
     Ok(tile)
+}
+
+/// `shared N E`: the city at edge centre `E` reaches edge `N` of another city too.
+fn parse_shared<'a>(
+    name: &str,
+    mut words: impl Iterator<Item = &'a str>,
+) -> Result<(Port, Port), String> {
+    let mut edge = || {
+        words
+            .next()
+            .and_then(|w| w.parse::<Port>().ok())
+            .filter(|p| p.is_edge_centre())
+    };
+    match (edge(), edge(), edge()) {
+        (Some(edge), Some(at), None) => Ok((edge, at)),
+        _ => Err(format!("tile {name}: expected `shared EDGE CITY_EDGE`")),
+    }
 }
 
 /// `river N S [*]`
@@ -620,6 +662,11 @@ mod tests {
             ("tile Z | city N | field EL touches NL", 1),
             ("tile Z | city N | field EL ER touches N touches N", 1),
             ("tile Z | city N | field EL ER cloth", 1),
+            ("tile Z | city N | city E | shared N", 1),
+            ("tile Z | city N | city E | shared N E S", 1),
+            ("tile Z | city N | road E | shared N E", 1),
+            ("tile Z | city N E | shared N E", 1),
+            ("tile Z | city N | city E | shared N E | shared N E", 1),
         ];
         for (text, line) in bad {
             let err = Catalogue::parse(text).unwrap_err();

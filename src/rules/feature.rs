@@ -31,7 +31,8 @@ pub struct Feature {
     pub kind: FeatureKind,
     /// Tiles (indices in laying order) the feature covers, possibly with repeats.
     tiles: Vec<u32>,
-    /// Edge ports not yet joined to a neighbour (roads and cities).
+    /// Boundary ports not yet joined to a neighbour: edge centres of roads and cities,
+    /// half-edges of fields.
     open_edges: u32,
     /// Pennants printed on the feature.
     pub pennants: u32,
@@ -44,8 +45,11 @@ pub struct Feature {
     pub goods: [u32; 3],
     /// Pig-herds printed in the farm (River II).
     pub pig_herds: u32,
-    /// Figures standing on it: followers, and builders or pigs beside their owners' followers.
+    /// Figures standing on it: followers, builders or pigs beside their owners' followers, and
+    /// shepherds on fields.
     pub occupants: Vec<Occupant>,
+    /// For fields: the sheep tokens of its flock, by number of sheep (Hills & Sheep).
+    pub flock: Vec<u8>,
     /// For fields: nodes of the cities the field touches.
     pub(crate) city_nodes: Vec<u32>,
     /// Set once the feature has been scored as completed.
@@ -65,6 +69,7 @@ impl Feature {
             goods: [0; 3],
             pig_herds: 0,
             occupants: Vec::new(),
+            flock: Vec::new(),
             city_nodes: Vec::new(),
             scored: false,
         }
@@ -73,6 +78,11 @@ impl Feature {
     /// Whether a road or city has no open edge left (cloisters are checked on the board).
     pub fn is_closed(&self) -> bool {
         matches!(self.kind, FeatureKind::Road | FeatureKind::City) && self.open_edges == 0
+    }
+
+    /// Whether a field is closed on every side: no tile can extend it any more.
+    pub fn is_closed_field(&self) -> bool {
+        self.kind == FeatureKind::Field && self.open_edges == 0
     }
 
     /// The distinct tiles (indices in laying order) the feature covers, sorted.
@@ -129,6 +139,7 @@ impl Feature {
         }
         self.pig_herds += other.pig_herds;
         self.occupants.extend(other.occupants);
+        self.flock.extend(other.flock);
         self.city_nodes.extend(other.city_nodes);
         self.scored |= other.scored;
     }
@@ -184,7 +195,8 @@ impl FeatureGraph {
         FeatureId(root)
     }
 
-    /// Joins two nodes across a tile edge; `closes` edge ports are matched by the join.
+    /// Joins two nodes across a tile edge; `closes` boundary ports are matched by the join (two:
+    /// one on each side; one where a second city reaches a shared edge).
     pub(crate) fn join(&mut self, a: u32, b: u32, closes: u32) {
         let (ra, rb) = (self.find(a), self.find(b));
         if ra != rb {

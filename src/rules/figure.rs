@@ -1,7 +1,7 @@
 //! The figures a player deploys: followers (the normal one and the large one of Inns &
-//! Cathedrals) and the special figures of Traders & Builders (the builder and the pig), which are
-//! no followers: they never count in a majority and only join a feature that holds one of their
-//! owner's followers.
+//! Cathedrals) and the special figures of Traders & Builders (the builder and the pig) and Hills &
+//! Sheep (the shepherd), which are no followers: they never count in a majority; builders and
+//! pigs only join a feature that holds one of their owner's followers.
 
 use std::fmt;
 
@@ -24,11 +24,19 @@ pub enum Figure {
     /// The pig (Traders & Builders): on a farm of its owner's, +1 point per city when the owner
     /// scores that farm.
     Pig,
+    /// The shepherd (Hills & Sheep): on a field, it tends a flock of sheep tokens.
+    Shepherd,
 }
 
 impl Figure {
     /// All figures, in supply order.
-    pub const ALL: [Figure; 4] = [Figure::Normal, Figure::Large, Figure::Builder, Figure::Pig];
+    pub const ALL: [Figure; 5] = [
+        Figure::Normal,
+        Figure::Large,
+        Figure::Builder,
+        Figure::Pig,
+        Figure::Shepherd,
+    ];
 
     /// Index into per-figure tables.
     pub const fn index(self) -> usize {
@@ -45,17 +53,18 @@ impl Figure {
         match self {
             Figure::Normal => 1,
             Figure::Large => 2,
-            Figure::Builder | Figure::Pig => 0,
+            Figure::Builder | Figure::Pig | Figure::Shepherd => 0,
         }
     }
 
-    /// What players call it: "normal follower", "large follower", "builder", "pig".
+    /// What players call it: "normal follower", "large follower", "builder", "pig", "shepherd".
     pub fn noun(self) -> &'static str {
         match self {
             Figure::Normal => "normal follower",
             Figure::Large => "large follower",
             Figure::Builder => "builder",
             Figure::Pig => "pig",
+            Figure::Shepherd => "shepherd",
         }
     }
 
@@ -66,6 +75,7 @@ impl Figure {
             Figure::Large => "large",
             Figure::Builder => "builder",
             Figure::Pig => "pig",
+            Figure::Shepherd => "shepherd",
         }
     }
 }

@@ -19,12 +19,14 @@ pub mod tile;
 
 pub use board::{Board, Placement, PlacementError, Pos};
 pub use catalogue::{catalogue, Catalogue, ExpansionSet, TileSet};
+pub use expansions::sheep::{FlockAction, FlockActions, Token};
 pub use expansions::{Expansion, Expansions};
 pub use figure::{Figure, Figures};
 pub use game::{
-    Deploy, FollowerSpot, Game, IllegalMove, Meeple, Setup, SetupError, Turn, TurnReport,
+    CrownFollower, Deploy, FollowerSpot, Game, IllegalMove, Meeple, Sector, Setup, SetupError,
+    Spin, Turn, TurnReport,
 };
-pub use options::{FarmScoring, FinalInnsCathedrals, HillTiebreak, RuleOptions};
+pub use options::{ClosedFlocks, FarmScoring, FinalInnsCathedrals, HillTiebreak, RuleOptions};
 pub use player::{Colour, PlayerId};
 pub use port::{Dir, Port, PortSet, Rotation};
 pub use scoring::{Cause, ScoreEvent, Scored};

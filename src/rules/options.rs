@@ -36,6 +36,31 @@ pub struct RuleOptions {
     pub hill_tiebreak: HillTiebreak,
     /// Hills & Sheep: whether vineyards add to completed cloisters.
     pub vineyards: bool,
+    /// Shepherds each player has; by default one with Hills & Sheep, none without.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shepherds: Option<u8>,
+    /// Hills & Sheep: what becomes of a flock whose field is closed on every side.
+    pub closed_flocks: ClosedFlocks,
+    /// The Wheel of Fortune: the rule before Big Box 5, where Famine scores only the players
+    /// with the most farmers in a farm, 1 per completed city (seed 004, footnote 8); by default
+    /// every farmer scores (seed 000).
+    pub famine_majority: bool,
+    /// The Wheel of Fortune: whether a board cell counts as one of the tiles of a road or city
+    /// that reaches it ("the road ends at the rim of the wheel", seed 004 footnote 11, read as
+    /// the wheel's circle); `false` reads the rim as the board's edge: the board adds no tile.
+    pub wheel_board_cells: bool,
+}
+
+/// What becomes of a flock whose field is closed on every side (Hills & Sheep).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClosedFlocks {
+    /// The Big Box: nothing; no tile can extend the field again, so the flock stays until the
+    /// end and scores nothing.
+    #[default]
+    Stay,
+    /// JCloisterZone's variant: the flock is gathered at once (after a draw due on it).
+    Gather,
 }
 
 /// How followers on hills break a tie for a majority (Hills & Sheep).
@@ -89,6 +114,10 @@ impl Default for RuleOptions {
             hills: true,
             hill_tiebreak: HillTiebreak::AnyOnHill,
             vineyards: true,
+            shepherds: None,
+            closed_flocks: ClosedFlocks::Stay,
+            famine_majority: false,
+            wheel_board_cells: true,
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Points: what a feature is worth, and the events that record who scored it.
 
 use super::board::Pos;
+use super::expansions::wheel::Sector;
 use super::expansions::{inns, Expansions};
 use super::feature::Feature;
 use super::options::RuleOptions;
@@ -14,6 +15,10 @@ pub enum Cause {
     Completed,
     /// End-of-game scoring of an incomplete feature or a farm.
     Final,
+    /// A flock gathered during the game (Hills & Sheep).
+    Gathered,
+    /// The pig stopped on a sector of the wheel (The Wheel of Fortune).
+    Wheel,
 }
 
 impl Cause {
@@ -22,17 +27,26 @@ impl Cause {
         match self {
             Cause::Completed => "completed",
             Cause::Final => "final",
+            Cause::Gathered => "gathered",
+            Cause::Wheel => "wheel",
         }
     }
 }
 
-/// What an event scored: a feature, or the majority of a kind of goods (Traders & Builders).
+/// What an event scored: a feature, the majority of a kind of goods (Traders & Builders), a
+/// flock (Hills & Sheep), or a sector of the wheel or a crown (The Wheel of Fortune).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Scored {
     /// A road, city, cloister or farm.
     Feature(FeatureKind),
     /// The most tokens of one kind of goods, at the end of the game.
     Goods(Good),
+    /// A flock of sheep (Hills & Sheep).
+    Flock,
+    /// A sector's action of the Wheel of Fortune (Fortune, Taxes, Famine, Storm, Inquisition).
+    Wheel(Sector),
+    /// A follower on a crown space of the Wheel of Fortune.
+    Crown,
 }
 
 impl Scored {
@@ -41,6 +55,9 @@ impl Scored {
         match self {
             Scored::Feature(kind) => kind.name(),
             Scored::Goods(good) => good.name(),
+            Scored::Flock => "flock",
+            Scored::Wheel(sector) => sector.name(),
+            Scored::Crown => "crown",
         }
     }
 }

@@ -190,6 +190,9 @@ pub struct TileType {
     pub hill: bool,
     /// A vineyard is printed on the tile (Hills & Sheep): +3 for each completed cloister around.
     pub vineyard: bool,
+    /// An edge centre that a second city reaches too (Hills & Sheep's HS2: its small city
+    /// touches the big one's edge), and that city's index: a city across that edge joins both.
+    pub shared_edge: Option<(Port, usize)>,
     edges: [EdgeKind; 4],
     port_feature: [Option<u8>; Port::COUNT],
 }
@@ -223,6 +226,7 @@ impl TileType {
             river,
             hill: false,
             vineyard: false,
+            shared_edge: None,
             edges,
             port_feature,
         }
@@ -241,6 +245,14 @@ impl TileType {
     /// The index of the feature that owns `port` when the tile lies with rotation `rot`.
     pub fn feature_at_rotated(&self, port: Port, rot: Rotation) -> Option<usize> {
         self.feature_at(port.rotated(rot.inverse()))
+    }
+
+    /// The second feature that reaches `port` (board frame) when the tile lies with rotation
+    /// `rot` (see [`TileType::shared_edge`]).
+    pub fn also_at_rotated(&self, port: Port, rot: Rotation) -> Option<usize> {
+        self.shared_edge
+            .filter(|&(p, _)| p == port.rotated(rot.inverse()))
+            .map(|(_, f)| f)
     }
 
     /// Total printed `attr` over all features.

@@ -295,8 +295,10 @@ impl Tracker {
             at: Some(pos),
             rot: Some(placement.rot.degrees()),
             follower: None,
+            flock: Vec::new(),
             extra: None,
             discard: false,
+            wheel: None,
         });
         Ok(vec![Event::Tile {
             pos,

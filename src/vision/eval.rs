@@ -6,6 +6,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::board::consistent_reading;
+use super::breakdown::Breakdown;
 use super::figures::Enrolment;
 use super::locate::{find_start_tile, read_board, table_colours};
 use super::meeples::read_followers;
@@ -59,6 +60,8 @@ pub struct TileReport {
     pub phantom_followers: usize,
     /// (true type, read type) of wrong reads, with counts, most frequent first.
     pub confusions: Vec<((String, String), usize)>,
+    /// Per-tile reads (calibrated colours, no rules) by condition, and wrong reads by kind.
+    pub breakdown: Breakdown,
 }
 
 impl TileReport {
@@ -112,9 +115,9 @@ impl TileReport {
     }
 }
 
-/// A random mid-game board of an evaluation run: the game, the last (quiet) shot of its film and
-/// a renderer in a random style and table top.
-fn test_board(seed: u64, i: usize) -> anyhow::Result<(Record, Shot, Renderer)> {
+/// A random mid-game board of an evaluation run: the game, the last (quiet) shot of its film, a
+/// renderer in a random style and table top, and those conditions in words.
+fn test_board(seed: u64, i: usize) -> anyhow::Result<(Record, Shot, Renderer, Vec<String>)> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_mul(1_000_003).wrapping_add(i as u64));
     let players = rng.random_range(2..=5);
     let mut record = random_record("base", players, RuleOptions::default(), rng.random())?;
@@ -140,12 +143,15 @@ fn test_board(seed: u64, i: usize) -> anyhow::Result<(Record, Shot, Renderer)> {
         .cloned()
         .ok_or_else(|| anyhow::anyhow!("empty film"))?;
     let surface = Surface::ALL[rng.random_range(0..Surface::ALL.len())];
-    let renderer = Renderer::new(
-        Style::preset(rng.random_range(0..Style::PRESETS)),
-        surface,
-        rng.random(),
-    );
-    Ok((record, shot, renderer))
+    let style = rng.random_range(0..Style::PRESETS);
+    let renderer = Renderer::new(Style::preset(style), surface, rng.random());
+    let conditions = vec![
+        format!("view: {:?}", filming.view),
+        format!("table: {surface:?}"),
+        format!("style: {style}"),
+        format!("image: {}p", filming.size[1]),
+    ];
+    Ok((record, shot, renderer, conditions))
 }
 
 /// The players' figure colours as enrolled under the shot's light.
@@ -171,7 +177,7 @@ pub fn evaluate_tiles(images: usize, seed: u64) -> anyhow::Result<TileReport> {
     let recognizer = TileRecognizer::for_set(cat.set("base").expect("the base set"));
     let mut report = TileReport::default();
     for i in 0..images {
-        let (record, shot, mut renderer) = test_board(seed, i)?;
+        let (record, shot, mut renderer, conditions) = test_board(seed, i)?;
         let frame = renderer.render(&shot.scene, &shot.sensor, 0)?;
         let cam = &frame.truth.camera;
         let mut model = ColourModel::default();
@@ -242,6 +248,29 @@ pub fn evaluate_tiles(images: usize, seed: u64) -> anyhow::Result<TileReport> {
                 report.bare += 1;
                 if ranked.first().is_some_and(same) {
                     report.bare_right += 1;
+                }
+            }
+            let placement_error = if t.offset_mm[0].hypot(t.offset_mm[1]) > 2.0 {
+                "off-grid: > 2 mm"
+            } else {
+                "off-grid: ≤ 2 mm"
+            };
+            let mut tile_conditions = conditions.clone();
+            tile_conditions.extend([
+                format!("follower on it: {}", if bare { "no" } else { "yes" }),
+                placement_error.to_string(),
+                format!("true type: {}", t.tile),
+            ]);
+            report
+                .breakdown
+                .add(&tile_conditions, ranked.first().is_some_and(same));
+            if let Some(c) = ranked.first().filter(|c| !same(c)) {
+                report.breakdown.add_error((id, rot), (c.tile, c.rot));
+                if std::env::var("DBG").is_ok() {
+                    let ms: Vec<String> = here.iter().map(|m| format!("{:?}@{}", m.colour, m.port)).collect();
+                    let big = { let mut b = opencv::core::Mat::default(); opencv::imgproc::resize(&patch, &mut b, opencv::core::Size::new(320,320), 0.0, 0.0, opencv::imgproc::INTER_NEAREST)?; b };
+                    opencv::imgcodecs::imwrite(&format!("/tmp/dbg/img{i}_{}_{}.png", t.cell[0], t.cell[1]), &big, &opencv::core::Vector::new())?;
+                    eprintln!("ERR img{i} cell {:?} {:?} {} r{} -> {} r{} p={:.2} fig={:?} {:?} off={:?}", t.cell, conditions, t.tile, t.rot, cat.tile(c.tile).name, c.rot.degrees(), c.probability, ms, seen.iter().map(|f| (f.colour, f.port)).collect::<Vec<_>>(), t.offset_mm);
                 }
             }
             if ranked.first().is_some_and(same) {
@@ -368,7 +397,7 @@ pub fn evaluate_boards(images: usize, seed: u64) -> anyhow::Result<BoardReport> 
     let recognizer = TileRecognizer::for_set(tileset);
     let mut report = BoardReport::default();
     for i in 0..images {
-        let (record, shot, mut renderer) = test_board(seed, i)?;
+        let (record, shot, mut renderer, _) = test_board(seed, i)?;
         let mut setup = shot.scene.clone();
         setup.tiles.truncate(1);
         setup.meeples.clear();

@@ -7,6 +7,7 @@
 //! [`eval`] (accuracy and timing tables on rendered data with ground truth).
 
 pub mod board;
+pub mod breakdown;
 pub mod calibration;
 pub mod eval;
 pub mod figures;

@@ -1,12 +1,15 @@
 //! Expansions: which are in play, the box their tiles make with a base box, and their rules as
 //! hooks into the same turn structure (`river` for placement and draw order, `inns` for scoring
 //! and the large follower, `traders` for goods, the builder's double turn and the pig, `hills`
-//! for hill tie-breaks, the tile under a hill and vineyards).
+//! for hill tie-breaks, the tile under a hill and vineyards, `sheep` for the shepherd and the
+//! sheep/wolf bag), `wheel` for the Wheel of Fortune's board, wheel, icons and crowns).
 
 pub mod hills;
 pub mod inns;
 pub mod river;
+pub mod sheep;
 pub mod traders;
+pub mod wheel;
 
 use std::fmt;
 
@@ -27,18 +30,23 @@ pub enum Expansion {
     InnsAndCathedrals,
     /// Traders & Builders: twenty-four tiles, goods, the builder and the pig.
     TradersAndBuilders,
-    /// Hills & Sheep: eighteen tiles, hills (tie-breaks) and vineyards (cloister bonus).
+    /// Hills & Sheep: eighteen tiles, hills (tie-breaks), vineyards (cloister bonus) and the
+    /// shepherd with the sheep/wolf bag.
     HillsAndSheep,
+    /// The Wheel of Fortune: a 4×4 board laid as the start, twelve tiles, the pig turned by the
+    /// wheel icons on tiles, six actions and crown spaces.
+    WheelOfFortune,
 }
 
 impl Expansion {
     /// All known expansions.
-    pub const ALL: [Expansion; 5] = [
+    pub const ALL: [Expansion; 6] = [
         Expansion::River,
         Expansion::RiverIi,
         Expansion::InnsAndCathedrals,
         Expansion::TradersAndBuilders,
         Expansion::HillsAndSheep,
+        Expansion::WheelOfFortune,
     ];
 
     /// The name used in records and in the catalogue data.
@@ -49,6 +57,7 @@ impl Expansion {
             Expansion::InnsAndCathedrals => "inns_and_cathedrals",
             Expansion::TradersAndBuilders => "traders_and_builders",
             Expansion::HillsAndSheep => "hills_and_sheep",
+            Expansion::WheelOfFortune => "wheel_of_fortune",
         }
     }
 
@@ -115,11 +124,17 @@ pub(crate) fn sets(cat: &Catalogue, expansions: Expansions) -> Vec<&ExpansionSet
 /// The box a base box makes with the expansions' tiles: an expansion's start tile (the spring)
 /// replaces the base start tile, which is then not used (seed 000: "the Start tile of the base
 /// game is not needed"), and is laid once however many expansions bring one; tiles an expansion
-/// replaces stay in the box.
+/// replaces stay in the box. The Wheel of Fortune's board is the start whatever else is in play;
+/// a spring then joins the tiles to draw (it is laid first, beside the board: seed 000).
 pub fn compose(cat: &Catalogue, base: &TileSet, expansions: Expansions) -> TileSet {
     let sets = sets(cat, expansions);
     let replaced: Vec<TileId> = sets.iter().flat_map(|s| s.replaces.clone()).collect();
-    let start = sets.iter().find_map(|s| s.start);
+    let mut starts: Vec<TileId> = sets.iter().filter_map(|s| s.start).collect();
+    if wheel::in_play(expansions) {
+        starts.rotate_right(1);
+    }
+    starts.dedup();
+    let start = starts.first().copied();
     let mut counts = base.counts.clone();
     let mut add = |id: TileId, n: i32| match counts.iter_mut().find(|(t, _)| *t == id) {
         Some((_, c)) => *c = (i32::from(*c) + n).clamp(0, 255) as u8,
@@ -128,6 +143,9 @@ pub fn compose(cat: &Catalogue, base: &TileSet, expansions: Expansions) -> TileS
     if let Some(spring) = start {
         add(base.start, -1);
         add(spring, 1);
+    }
+    for &drawn in starts.iter().skip(1) {
+        add(drawn, 1);
     }
     for set in &sets {
         for &(id, n) in &set.counts {
@@ -180,6 +198,15 @@ mod tests {
         // Hills & Sheep: 18 new land tiles (seed 000).
         let hills = compose(cat, bigbox, only(Expansion::HillsAndSheep));
         assert_eq!(total(&hills), 73 + 18);
+        // The Wheel of Fortune: all tiles but the start tile, the 12 Wheel tiles and the board's
+        // 16 cells as the start (seed 000, lines 989-992); with the River the spring is drawn.
+        let wheel = compose(cat, bigbox, only(Expansion::WheelOfFortune));
+        assert_eq!(total(&wheel), 72 + 12 + 16);
+        assert_eq!(cat.tile(wheel.start).name, "WB0");
+        let with_river = [Expansion::River, Expansion::WheelOfFortune];
+        let river_wheel = compose(cat, bigbox, with_river.into_iter().collect());
+        assert_eq!(total(&river_wheel), 72 + 12 + 12 + 16);
+        assert_eq!(cat.tile(river_wheel.start).name, "WB0");
         // Seed 004: River II has 12 tiles; both rivers together keep one spring and one lake of
         // River I's two ends (footnote 10).
         let ii = compose(cat, base, only(Expansion::RiverIi));

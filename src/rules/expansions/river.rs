@@ -12,6 +12,9 @@
 //!
 //! A river tile that fits nowhere is put aside like any other tile, so the river may stay
 //! unfinished (seed 004, "Other expansions").
+//!
+//! With the Wheel of Fortune the board is the start and the spring is the first tile drawn, laid
+//! beside the board with the river flowing away from it (seed 000, "The River" with the Wheel).
 
 use super::super::board::{Board, PlacedTile, Placement, PlacementError};
 use super::super::catalogue::Catalogue;
@@ -24,6 +27,8 @@ use super::{sets, Expansions};
 pub(crate) struct River {
     /// Laid before the first turn, instead of the start tile.
     pub(crate) spring: TileId,
+    /// The spring is drawn first instead (the Wheel of Fortune's board is the start).
+    pub(crate) spring_drawn: bool,
     /// Laid in the first turn (the fork).
     first: Vec<TileId>,
     /// The other river tiles but the last.
@@ -36,6 +41,7 @@ pub(crate) struct River {
 const RIVER_FIRST: &str = "river tiles are laid before land tiles";
 const FORK_FIRST: &str = "the river fork is laid first";
 const LAKE_LAST: &str = "the lake is laid after the other river tiles";
+const SPRING_FIRST: &str = "the spring is laid first, beside the Wheel of Fortune";
 
 impl River {
     /// The river's plan, if a river is in play.
@@ -53,9 +59,13 @@ impl River {
             .collect();
         middle.sort_unstable();
         middle.dedup();
-        let spring = sets.iter().find_map(|s| s.start)?;
+        let spring = sets
+            .iter()
+            .filter_map(|s| s.start)
+            .find(|&t| cat.tile(t).river.is_some())?;
         Some(River {
             spring,
+            spring_drawn: super::wheel::in_play(expansions),
             first,
             middle,
             last,
@@ -73,7 +83,10 @@ impl River {
     /// Whether `tile` may be drawn now, given how many of each tile remain; the reason if not.
     pub(crate) fn drawable(&self, remaining: &[u8], tile: TileId) -> Result<(), &'static str> {
         let left = |ids: &[TileId]| ids.iter().any(|t| remaining[t.index()] > 0);
-        let (stage, why) = if left(&self.first) {
+        let spring = [self.spring];
+        let (stage, why): (&[TileId], _) = if self.spring_drawn && left(&spring) {
+            (&spring, SPRING_FIRST)
+        } else if left(&self.first) {
             (&self.first, FORK_FIRST)
         } else if left(&self.middle) {
             let why = if self.last.contains(&tile) {

@@ -21,7 +21,7 @@ use super::super::figure::Figure;
 use super::super::options::RuleOptions;
 use super::super::player::PlayerId;
 use super::super::tile::{FeatureKind, Good};
-use super::{Expansion, Expansions};
+use super::{sheep, Expansion, Expansions};
 
 /// Points for the majority of one kind of goods at the end of the game.
 pub const GOODS_MAJORITY_POINTS: u32 = 10;
@@ -52,10 +52,13 @@ pub(crate) fn goods_taken(f: &Feature, expansions: Expansions) -> [u32; 3] {
 /// the reason if not. Followers need an unoccupied feature, builders and pigs one of their
 /// owner's followers.
 pub(crate) fn may_join(figure: Figure, player: PlayerId, f: &Feature) -> Result<(), Refusal> {
+    if figure == Figure::Shepherd {
+        return sheep::may_stand(f);
+    }
     let fits = match figure {
         Figure::Normal | Figure::Large => true,
         Figure::Builder => matches!(f.kind, FeatureKind::Road | FeatureKind::City),
-        Figure::Pig => f.kind == FeatureKind::Field,
+        Figure::Pig | Figure::Shepherd => f.kind == FeatureKind::Field,
     };
     if !fits {
         Err(Refusal::WrongFeature)
@@ -77,6 +80,8 @@ pub(crate) enum Refusal {
     Occupied,
     /// A builder or pig needs one of its owner's followers there.
     NoOwnFollower,
+    /// A shepherd already tends that field (Hills & Sheep).
+    Shepherded,
 }
 
 /// Whether a tile laid by `player` extends a feature that holds their builder: one of the

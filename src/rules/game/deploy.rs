@@ -6,7 +6,7 @@ use super::super::feature::{Feature, FeatureId, Occupant};
 use super::super::figure::{Figure, Figures};
 use super::super::port::{Dir, Port};
 use super::super::tile::{FeatureKind, TileId};
-use super::{side_ports, Deploy, FollowerSpot, Game, IllegalMove, Phase};
+use super::{links, side_ports, Deploy, FollowerSpot, Game, IllegalMove, Phase};
 
 impl Game {
     /// Where the current player may put a figure on the tile just laid, with the figures in
@@ -87,6 +87,9 @@ impl Game {
         self.check_figure(figure, port, self.graph.get(root))?;
         let player = self.current;
         self.supply[player.index()][figure.index()] -= 1;
+        if figure == Figure::Shepherd {
+            self.flock_draw = Some(node);
+        }
         self.graph.get_mut(root).occupants.push(Occupant {
             player,
             tile,
@@ -104,12 +107,10 @@ impl Game {
     /// The figures in the current player's supply that may join feature `f` (of the tile just
     /// laid, or about to be).
     fn figures_on(&self, f: &Feature) -> Figures {
-        if f.kind == FeatureKind::Field && !self.options.farmers {
-            return Figures::EMPTY;
-        }
         Figure::ALL
             .into_iter()
             .filter(|&fig| self.figures(self.current, fig) > 0)
+            .filter(|&fig| self.may_stand_on_fields(fig, f.kind))
             .filter(|&fig| traders::may_join(fig, self.current, f).is_ok())
             .collect()
     }
@@ -117,7 +118,7 @@ impl Game {
     /// Checks that the current player may put `figure` on feature `f` (named by `port`).
     fn check_figure(&self, figure: Figure, port: Port, f: &Feature) -> Result<(), IllegalMove> {
         let kind = f.kind;
-        if kind == FeatureKind::Field && !self.options.farmers {
+        if !self.may_stand_on_fields(figure, kind) {
             return Err(IllegalMove::NoFarmers);
         }
         if self.figures(self.current, figure) == 0 {
@@ -127,7 +128,14 @@ impl Game {
             Refusal::WrongFeature => IllegalMove::WrongFeature(figure, kind),
             Refusal::Occupied => IllegalMove::Occupied(kind, port),
             Refusal::NoOwnFollower => IllegalMove::NoOwnFollower(figure, kind, port),
+            Refusal::Shepherded => IllegalMove::Shepherded(port),
         })
+    }
+
+    /// Whether `figure` may stand on a feature of `kind` as far as the farmers option goes:
+    /// without farmers only the shepherd goes into fields.
+    fn may_stand_on_fields(&self, figure: Figure, kind: FeatureKind) -> bool {
+        kind != FeatureKind::Field || self.options.farmers || figure == Figure::Shepherd
     }
 
     /// Checks a figure on `port` of a tile about to be laid, so that [`Game::play`] never
@@ -155,18 +163,16 @@ impl Game {
     /// links it to another feature of the same tile.
     fn joined(&self, tile: TileId, placement: Placement, local: usize) -> Feature {
         let ty = self.cat.tile(tile);
-        let mut links: Vec<(usize, FeatureId)> = Vec::new();
+        let mut found: Vec<(usize, FeatureId)> = Vec::new();
         for side in Dir::ALL {
             let Some(n) = self.board.get(placement.pos.step(side)) else {
                 continue;
             };
             let nty = self.cat.tile(n.tile);
             for p in side_ports(side) {
-                let ours = ty.feature_at_rotated(p, placement.rot);
                 let facing = p.facing().expect("boundary ports face a neighbour");
-                let theirs = nty.feature_at_rotated(facing, n.placement.rot);
-                if let (Some(a), Some(b)) = (ours, theirs) {
-                    links.push((a, self.graph.root(n.first_node + b as u32)));
+                for (a, b, _) in links(ty, placement, nty, n.placement, p, facing) {
+                    found.push((a, self.graph.root(n.first_node + b as u32)));
                 }
             }
         }
@@ -175,7 +181,7 @@ impl Game {
         let mut grew = true;
         while grew {
             grew = false;
-            for &(a, g) in &links {
+            for &(a, g) in &found {
                 match (locals.contains(&a), groups.contains(&g)) {
                     (true, false) => groups.push(g),
                     (false, true) => locals.push(a),

@@ -37,7 +37,7 @@ impl Game {
                         .pos;
                     cloister_value(self.board.block_count(pos))
                 }
-                _ => incomplete_value(f, f.tiles().len() as u32, &self.options, self.expansions),
+                _ => incomplete_value(f, self.scored_tiles(f), &self.options, self.expansions),
             };
             self.score(root, points, Cause::Final, &mut report);
         }
@@ -74,7 +74,7 @@ impl Game {
     }
 
     /// Every occupied farm with the completed cities it touches.
-    fn farms_and_cities(&self) -> Vec<(FeatureId, Vec<FeatureId>)> {
+    pub(super) fn farms_and_cities(&self) -> Vec<(FeatureId, Vec<FeatureId>)> {
         self.graph
             .groups()
             .filter(|(_, f)| f.kind == FeatureKind::Field && f.is_occupied())

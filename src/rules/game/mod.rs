@@ -1,12 +1,20 @@
 //! A game in progress: the turn structure, figures and scoring (`deploy`: where figures may
-//! stand; `finish`: end-of-game scoring).
+//! stand; `flock`: the shepherd's flock during a turn; `finish`: end-of-game scoring; `wheel`: the
+//! Wheel of Fortune's wheel and crowns).
 
 mod deploy;
 mod finish;
+mod flock;
+mod wheel;
+
+pub use flock::FlockDue;
+pub use wheel::{CrownFollower, Sector, Spin};
 
 use super::board::{Board, Placement, PlacementError, Pos};
 use super::catalogue::{catalogue, Catalogue, TileSet};
 use super::expansions::river::{self, River};
+use super::expansions::sheep::{self, FlockActions, Token};
+use super::expansions::wheel as wheel_rules;
 use super::expansions::{compose, hills, inns, traders, Expansions};
 use super::feature::{Feature, FeatureGraph, FeatureId, Occupant};
 use super::figure::{Figure, Figures};
@@ -14,7 +22,7 @@ use super::options::RuleOptions;
 use super::player::PlayerId;
 use super::port::{Dir, Port, PortSet, Rotation};
 use super::scoring::{cloister_value, completed_value, Cause, ScoreEvent, Scored};
-use super::tile::{Attr, FeatureKind, Good, TileId};
+use super::tile::{Attr, FeatureKind, Good, TileId, TileType};
 
 /// What a game needs before the first turn.
 #[derive(Clone, Debug)]
@@ -73,6 +81,9 @@ pub enum SetupError {
     /// With the river, the game starts from a river tile.
     #[error("with the river the game starts from the spring, not from tile {0}")]
     RiverStart(String),
+    /// With the Wheel of Fortune, the game starts from its board.
+    #[error("with the Wheel of Fortune the game starts from its board, not from tile {0}")]
+    WheelStart(String),
 }
 
 /// A figure put on the tile just laid.
@@ -105,6 +116,9 @@ pub enum Turn {
         placement: Placement,
         /// The figure put on it, if any.
         follower: Option<Deploy>,
+        /// Flock actions, in order: the draw for a shepherd placed this turn, then one for each
+        /// flock of the player's the tile extended (Hills & Sheep).
+        flock: FlockActions,
     },
     /// The tile fits nowhere and was put back in the box; the same player draws again.
     Discard {
@@ -164,6 +178,18 @@ pub enum IllegalMove {
     /// A builder or pig joins only a feature that holds one of its owner's followers.
     #[error("a {noun} needs one of its owner's followers on the {kind} at port {port}", noun = .0.noun(), kind = .1, port = .2)]
     NoOwnFollower(Figure, FeatureKind, Port),
+    /// Another shepherd already tends the field (Hills & Sheep).
+    #[error("a shepherd already tends the field at port {0}")]
+    Shepherded(Port),
+    /// The sheep/wolf bag holds no such token any more (Hills & Sheep).
+    #[error("the bag holds no {} any more", .0.noun())]
+    NotInBag(Token),
+    /// No flock action is due this turn (Hills & Sheep).
+    #[error("no flock action is due: no shepherd placed, no flock of the player's left to tend")]
+    NoFlock,
+    /// A wheel turn, crown or Pestilence choice the Wheel of Fortune does not allow.
+    #[error("{0}")]
+    Wheel(String),
 }
 
 /// Where a figure may stand on the tile just placed.
@@ -210,6 +236,12 @@ pub struct TurnReport {
     pub goods: [u32; 3],
     /// The same player lays another tile: the second part of a builder's double turn.
     pub extra_turn: bool,
+    /// The wheel turned for the drawn tile (The Wheel of Fortune); followers leaving its crowns
+    /// stood on no tile and are not in `returned`.
+    pub spin: Option<Spin>,
+    /// A follower went on a crown space of this sector instead of on the tile (The Wheel of
+    /// Fortune).
+    pub crown: Option<(Sector, Figure)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -244,11 +276,20 @@ pub struct Game {
     under: Vec<(Pos, Option<TileId>)>,
     scores: Vec<u32>,
     /// Figures each player starts with, by [`Figure::index`].
-    dealt: [u8; 4],
+    dealt: [u8; 5],
     /// Per player, figures in supply by [`Figure::index`].
-    supply: Vec<[u8; 4]>,
+    supply: Vec<[u8; 5]>,
+    /// Tokens in the sheep/wolf bag, by [`Token::index`] (Hills & Sheep).
+    bag: [u8; 5],
+    /// The node of a shepherd placed this turn that has not drawn its token yet.
+    flock_draw: Option<u32>,
+    /// Nodes of the current player's shepherds whose flocks the tile extended and that still
+    /// wait to grow or be gathered this turn.
+    flock_due: Vec<u32>,
     /// Per player, goods tokens by [`Good::index`].
     goods: Vec<[u32; 3]>,
+    /// The wheel, the pig and the crowns (The Wheel of Fortune).
+    wheel: Option<wheel::WheelState>,
     current: PlayerId,
     /// Whether the current turn is the second part of a builder's double turn.
     extra_turn: bool,
@@ -269,8 +310,15 @@ impl Game {
         }
         let river = River::new(cat, setup.expansions);
         let start = setup.tileset.start;
-        if river.as_ref().is_some_and(|r| r.spring != start) {
+        if river
+            .as_ref()
+            .is_some_and(|r| !r.spring_drawn && r.spring != start)
+        {
             return Err(SetupError::RiverStart(cat.tile(start).name.clone()));
+        }
+        let wheel_data = wheel_rules::in_play(setup.expansions).then(wheel_rules::wheel_data);
+        if wheel_data.is_some_and(|d| d.board[0] != start) {
+            return Err(SetupError::WheelStart(cat.tile(start).name.clone()));
         }
         let [builders, pigs] = traders::special_figures(setup.expansions, &setup.options);
         let figures = [
@@ -278,6 +326,7 @@ impl Game {
             inns::large_followers(setup.expansions),
             builders,
             pigs,
+            sheep::shepherds(setup.expansions, &setup.options),
         ];
         let mut game = Game {
             cat,
@@ -292,13 +341,20 @@ impl Game {
             dealt: figures,
             supply: vec![figures; setup.players],
             goods: vec![[0; 3]; setup.players],
+            wheel: None,
+            bag: sheep::BAG,
+            flock_draw: None,
+            flock_due: Vec::new(),
             current: PlayerId(0),
             extra_turn: false,
             turn: 0,
             phase: Phase::PlaceTile,
         };
-        game.remaining[setup.tileset.start.index()] -= 1;
-        game.lay(setup.tileset.start, setup.start);
+        for (tile, at) in Game::start_tiles(wheel_data, start, setup.start) {
+            game.remaining[tile.index()] = game.remaining[tile.index()].saturating_sub(1);
+            game.lay(tile, at);
+        }
+        game.wheel = wheel_data.map(|d| wheel::WheelState::new(d, &game.remaining));
         game.phase = Phase::PlaceTile;
         Ok(game)
     }
@@ -448,7 +504,7 @@ impl Game {
         }
         let mut out = self.board.placements(self.cat, tile);
         if self.cat.tile(tile).river.is_some() {
-            out.retain(|&p| river::check(self.cat, &self.board, tile, p).is_ok());
+            out.retain(|&p| self.check_river(tile, p).is_ok());
         }
         out
     }
@@ -459,7 +515,7 @@ impl Game {
         self.can_draw(tile)?;
         self.board
             .check(self.cat, tile, placement)
-            .and_then(|()| river::check(self.cat, &self.board, tile, placement))
+            .and_then(|()| self.check_river(tile, placement))
             .map_err(|reason| IllegalMove::Placement {
                 tile: self.cat.tile(tile).name.clone(),
                 pos: placement.pos,
@@ -468,16 +524,34 @@ impl Game {
             })
     }
 
+    /// The river's placement rule; with the Wheel of Fortune the spring, drawn first, flows away
+    /// from the board.
+    fn check_river(&self, tile: TileId, placement: Placement) -> Result<(), PlacementError> {
+        match &self.river {
+            Some(r) if r.spring_drawn && r.spring == tile => {
+                wheel_rules::spring_flows_away(self.cat, &self.board, tile, placement)
+            }
+            _ => river::check(self.cat, &self.board, tile, placement),
+        }
+    }
+
     /// Lays the tile drawn this turn.
     pub fn place(&mut self, tile: TileId, placement: Placement) -> Result<(), IllegalMove> {
         self.check_placement(tile, placement)?;
+        self.check_wheel_draw(tile)?;
         self.take(tile);
+        self.wheel_tile_taken();
         let index = self.lay(tile, placement);
         let hill = self.cat.tile(tile).hill && hills::hills(&self.options, self.expansions);
         if hill && self.remaining_total() > 0 {
             self.under.push((placement.pos, None));
         }
         let builder = !self.extra_turn && self.extends_builder(index);
+        self.flock_due = if self.has_shepherd_out() {
+            self.flocks_extended(index)
+        } else {
+            Vec::new()
+        };
         self.phase = Phase::Deploy {
             tile: index,
             deployed: false,
@@ -508,7 +582,9 @@ impl Game {
         if !self.legal_placements(tile).is_empty() {
             return Err(IllegalMove::CannotDiscard(self.cat.tile(tile).name.clone()));
         }
+        self.check_wheel_draw(tile)?;
         self.take(tile);
+        self.wheel_tile_taken();
         self.turn += 1;
         Ok(())
     }
@@ -535,8 +611,19 @@ impl Game {
                 "a turn ends after its tile is laid",
             ));
         };
-        self.turn += 1;
+        if self.flock_draw.is_some() {
+            return Err(IllegalMove::OutOfOrder(
+                "the shepherd placed this turn has not drawn its token",
+            ));
+        }
+        if !self.flock_due.is_empty() {
+            return Err(IllegalMove::OutOfOrder(
+                "the tile extended the player's flock: grow or gather it first",
+            ));
+        }
         let mut report = TurnReport::default();
+        self.settle_closed_flocks(&mut report);
+        self.turn += 1;
         let placed = self.board.tiles()[tile as usize];
         let count = self.cat.tile(placed.tile).features.len() as u32;
         let mut roots: Vec<FeatureId> = (0..count)
@@ -547,7 +634,7 @@ impl Game {
         for root in roots {
             let f = self.graph.get(root);
             if f.is_closed() && !f.scored {
-                let tiles = f.tiles().len() as u32;
+                let tiles = self.scored_tiles(f);
                 let points = completed_value(f, tiles, &self.options, self.expansions);
                 let goods = traders::goods_taken(f, self.expansions);
                 for (held, taken) in self.goods[self.current.index()].iter_mut().zip(goods) {
@@ -580,6 +667,7 @@ impl Game {
             }
         }
         report.extra_turn = builder;
+        report.crown = self.take_crowned();
         self.extra_turn = builder;
         if !builder {
             self.current = PlayerId(((self.current.index() + 1) % self.players()) as u8);
@@ -596,18 +684,67 @@ impl Game {
                 tile,
                 placement,
                 follower,
-            } => {
-                if let Some(deploy) = follower {
-                    self.expect_place_phase()?;
-                    self.check_deploy_before_laying(tile, placement, deploy)?;
-                }
-                self.place(tile, placement)?;
-                if let Some(d) = follower {
-                    self.deploy(d.port, d.figure)?;
-                }
-                self.end_turn()
-            }
+                flock,
+            } => self.play_laid(tile, placement, follower, flock, None),
         }
+    }
+
+    /// Lays a tile (with `under` slid under its hill), perhaps deploys a figure, carries out the
+    /// flock actions and ends the turn; a refused turn leaves the game as it was.
+    fn play_laid(
+        &mut self,
+        tile: TileId,
+        placement: Placement,
+        follower: Option<Deploy>,
+        flock: FlockActions,
+        under: Option<TileId>,
+    ) -> Result<TurnReport, IllegalMove> {
+        self.expect_place_phase()?;
+        if let Some(d) = follower {
+            self.check_deploy_before_laying(tile, placement, d)?;
+        }
+        if flock.is_empty() && !self.has_shepherd_out() {
+            if follower.is_some_and(|d| d.figure == Figure::Shepherd) {
+                return Err(IllegalMove::OutOfOrder(
+                    "a shepherd placed draws a token: the turn needs its flock action",
+                ));
+            }
+            return self.lay_deploy_end(tile, placement, follower, flock, under);
+        }
+        // Flock actions may be refused after the tile is laid: play on a copy.
+        let mut next = self.clone();
+        let report = next.lay_deploy_end(tile, placement, follower, flock, under)?;
+        *self = next;
+        Ok(report)
+    }
+
+    fn lay_deploy_end(
+        &mut self,
+        tile: TileId,
+        placement: Placement,
+        follower: Option<Deploy>,
+        flock: FlockActions,
+        under: Option<TileId>,
+    ) -> Result<TurnReport, IllegalMove> {
+        self.place(tile, placement)?;
+        if let Some(under) = under {
+            self.slide_under(under)?;
+        }
+        if let Some(d) = follower {
+            self.deploy(d.port, d.figure)?;
+        }
+        let mut report = TurnReport::default();
+        for action in flock.iter() {
+            let part = self.flock(action)?;
+            report.events.extend(part.events);
+            report.returned.extend(part.returned);
+        }
+        let end = self.end_turn()?;
+        report.events.extend(end.events);
+        report.returned.extend(end.returned);
+        report.goods = end.goods;
+        report.extra_turn = end.extra_turn;
+        Ok(report)
     }
 
     /// Plays a hill tile's turn and names the tile slid under it (Hills & Sheep); a discard
@@ -617,6 +754,7 @@ impl Game {
             tile,
             placement,
             follower,
+            flock,
         } = turn
         else {
             return Err(IllegalMove::NothingUnder);
@@ -628,15 +766,7 @@ impl Game {
         if self.remaining[under.index()] < 1 + u8::from(under == tile) {
             return Err(IllegalMove::NoneLeft(self.cat.tile(under).name.clone()));
         }
-        if let Some(d) = follower {
-            self.check_deploy_before_laying(tile, placement, d)?;
-        }
-        self.place(tile, placement)?;
-        self.slide_under(under)?;
-        if let Some(d) = follower {
-            self.deploy(d.port, d.figure)?;
-        }
-        self.end_turn()
+        self.play_laid(tile, placement, follower, flock, Some(under))
     }
 
     /// The cells a feature covers, sorted.
@@ -768,7 +898,13 @@ impl Game {
                 continue;
             }
             report.events.push(ScoreEvent {
-                turn: (cause == Cause::Completed).then_some(self.turn),
+                // Completed features score in `end_turn`, after the turn count went up; flocks
+                // are gathered before it.
+                turn: match cause {
+                    Cause::Completed => Some(self.turn),
+                    Cause::Gathered | Cause::Wheel => Some(self.turn + 1),
+                    Cause::Final => None,
+                },
                 players: shares
                     .iter()
                     .filter(|s| s.1 == points)
@@ -790,11 +926,14 @@ impl Game {
         let index = self.board.tiles().len() as u32;
         let ty = self.cat.tile(tile);
         let first = self.graph.len();
-        for f in &ty.features {
-            let open = if matches!(f.kind, FeatureKind::Road | FeatureKind::City) {
-                f.ports.iter().filter(|p| p.is_edge_centre()).count() as u32
-            } else {
-                0
+        for (i, f) in ty.features.iter().enumerate() {
+            let shared = ty.shared_edge.is_some_and(|(_, c)| c == i);
+            let open = match f.kind {
+                FeatureKind::Road | FeatureKind::City => {
+                    f.ports.iter().filter(|p| p.is_edge_centre()).count() as u32 + u32::from(shared)
+                }
+                FeatureKind::Field => f.ports.iter().filter(|p| p.is_half_edge()).count() as u32,
+                FeatureKind::Cloister => 0,
             };
             let mut feature = Feature::new(f.kind, index, open);
             feature.pennants = f.count(Attr::Pennant);
@@ -811,11 +950,8 @@ impl Game {
             };
             let nty = self.cat.tile(n.tile);
             for port in side_ports(side) {
-                let ours = ty.feature_at_rotated(port, placement.rot);
                 let facing = port.facing().expect("boundary ports face a neighbour");
-                let theirs = nty.feature_at_rotated(facing, n.placement.rot);
-                if let (Some(a), Some(b)) = (ours, theirs) {
-                    let closes = if port.is_edge_centre() { 2 } else { 0 };
+                for (a, b, closes) in links(ty, placement, nty, n.placement, port, facing) {
                     self.graph
                         .join(first + a as u32, n.first_node + b as u32, closes);
                 }
@@ -824,6 +960,32 @@ impl Game {
         self.board.put(tile, placement, first);
         index
     }
+}
+
+/// The features that meet across `port` of a tile of type `ty` laid at `at` and `facing` of its
+/// neighbour `nty` laid at `n`: (ours, theirs, boundary ports the link matches). A second
+/// city reaching a shared edge (HS2) links to the city across it too, matching only its own
+/// port, as does the city across from a neighbour's shared edge.
+fn links(
+    ty: &TileType,
+    at: Placement,
+    nty: &TileType,
+    n: Placement,
+    port: Port,
+    facing: Port,
+) -> impl Iterator<Item = (usize, usize, u32)> {
+    let ours = ty.feature_at_rotated(port, at.rot);
+    let theirs = nty.feature_at_rotated(facing, n.rot);
+    let our_second = ty.also_at_rotated(port, at.rot);
+    let their_second = nty.also_at_rotated(facing, n.rot);
+    let pair = |a: Option<usize>, b: Option<usize>, closes| Some((a?, b?, closes));
+    [
+        pair(ours, theirs, 2),
+        pair(our_second, theirs, 1),
+        pair(ours, their_second, 1),
+    ]
+    .into_iter()
+    .flatten()
 }
 
 /// The three boundary ports along one side: its two half-edges and its centre.
