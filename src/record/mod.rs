@@ -15,6 +15,7 @@
 //! ```
 
 pub mod jcz;
+pub mod journal;
 mod replay;
 pub mod selfplay;
 
@@ -111,6 +112,21 @@ pub struct TurnEntry {
     /// The tile fitted nowhere and was put away.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub discard: bool,
+}
+
+impl TurnEntry {
+    /// A tile laid at `at`, turned `rot` degrees clockwise, with no follower (yet).
+    pub fn laid(tile: &str, at: Pos, rot: u16) -> TurnEntry {
+        TurnEntry {
+            player: None,
+            tile: tile.to_string(),
+            at: Some(at),
+            rot: Some(rot),
+            follower: None,
+            extra: None,
+            discard: false,
+        }
+    }
 }
 
 /// A figure deployed on the tile just laid.
