@@ -95,9 +95,9 @@ pub fn show(ctx: &egui::Context, draft: &mut Draft) -> Option<Option<TurnEntry>>
             });
             let options = features(&draft.tile, draft.rot);
             egui::ComboBox::from_label("Follower")
-                .selected_text(draft.follower.as_deref().unwrap_or("none"))
+                .selected_text(draft.follower.as_deref().unwrap_or("no follower"))
                 .show_ui(ui, |ui| {
-                    ui.selectable_value(&mut draft.follower, None, "none");
+                    ui.selectable_value(&mut draft.follower, None, "no follower");
                     for (kind, port) in options {
                         ui.selectable_value(
                             &mut draft.follower,

@@ -150,9 +150,9 @@ impl Live {
         let cat = catalogue();
         let before = self.hand.clone();
         egui::ComboBox::from_label("Tile in hand")
-            .selected_text(self.hand.as_deref().unwrap_or("none"))
+            .selected_text(self.hand.as_deref().unwrap_or("no tile"))
             .show_ui(ui, |ui| {
-                ui.selectable_value(&mut self.hand, None, "none");
+                ui.selectable_value(&mut self.hand, None, "no tile");
                 if let Some(set) = cat.set("base") {
                     for &(id, _) in &set.counts {
                         let name = cat.tile(id).name.clone();

@@ -239,7 +239,7 @@ fn source(ui: &mut egui::Ui, form: &mut SetupForm) {
         }
         SourceKind::File => {
             ui.horizontal(|ui| {
-                let label = ui.label("Video file or image folder");
+                let label = ui.label("Path of the video or folder");
                 ui.text_edit_singleline(&mut form.file)
                     .labelled_by(label.id);
             });
