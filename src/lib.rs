@@ -26,6 +26,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#[cfg(feature = "app")]
+pub mod app;
 #[cfg(feature = "vision")]
 pub mod camera;
 pub mod geometry;

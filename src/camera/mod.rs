@@ -1,5 +1,5 @@
 //! Frame sources: where the pictures of the table come from — a video file, a folder of
-//! images, or the simulated table. (The webcam joins them with the tracker.)
+//! images, the simulated table or a webcam.
 
 use std::path::{Path, PathBuf};
 
@@ -11,6 +11,9 @@ use opencv::{imgcodecs, videoio};
 use crate::sim::scene::Renderer;
 use crate::sim::timeline::Film;
 use crate::sim::truth::FrameTruth;
+
+#[cfg(feature = "app")]
+pub mod webcam;
 
 /// One picture from a source.
 pub struct CameraFrame {
@@ -28,6 +31,11 @@ pub trait FrameSource {
     fn next_frame(&mut self) -> anyhow::Result<Option<CameraFrame>>;
     /// What this source is, for messages.
     fn describe(&self) -> String;
+    /// Whether frames come in real time (a camera), so an error is a passing outage rather
+    /// than the end of the source.
+    fn is_live(&self) -> bool {
+        false
+    }
 }
 
 /// Frames from a video file (OpenCV with FFmpeg).
@@ -189,4 +197,86 @@ impl FrameSource for Simulated {
     fn describe(&self) -> String {
         format!("simulated table ({} frames)", self.film.shots().len())
     }
+}
+
+/// A frame source named on the command line: a video file, an image folder, `sim[:SEED]` (a
+/// random game on the simulated table) or `webcam[:NAME]`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SourceSpec {
+    /// A video file or a folder of images.
+    Path(PathBuf),
+    /// The simulated table playing the random game `seed` chooses.
+    Simulated {
+        /// Chooses the game, camera, style and table.
+        seed: u64,
+    },
+    /// A webcam, by (part of) its name; the first one if `None`.
+    Webcam {
+        /// Part of the camera's name.
+        name: Option<String>,
+    },
+}
+
+impl std::str::FromStr for SourceSpec {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<SourceSpec, String> {
+        let (head, tail) = s.split_once(':').map_or((s, None), |(h, t)| (h, Some(t)));
+        Ok(match head {
+            "sim" => SourceSpec::Simulated {
+                seed: match tail {
+                    Some(t) => t
+                        .parse()
+                        .map_err(|_| format!("sim:{t}: the seed must be a whole number"))?,
+                    None => 1,
+                },
+            },
+            "webcam" => SourceSpec::Webcam {
+                name: tail.map(str::to_string).filter(|t| !t.is_empty()),
+            },
+            _ => SourceSpec::Path(PathBuf::from(s)),
+        })
+    }
+}
+
+/// A source opened, with what it knows of the game (the simulated table knows everything).
+pub struct Opened {
+    /// The frames.
+    pub source: Box<dyn FrameSource + Send>,
+    /// The true game, for the simulated table.
+    pub truth: Option<crate::record::Record>,
+}
+
+/// Opens the source `spec` names; a clear error if it cannot.
+pub fn open(spec: &SourceSpec) -> anyhow::Result<Opened> {
+    Ok(match spec {
+        SourceSpec::Path(path) if path.is_dir() => Opened {
+            source: Box::new(ImageFolder::open(path, 10.0)?),
+            truth: None,
+        },
+        SourceSpec::Path(path) => Opened {
+            source: Box::new(VideoFile::open(path)?),
+            truth: None,
+        },
+        SourceSpec::Simulated { seed } => {
+            let game = crate::sim::game::film_game(*seed, usize::MAX, 5.0)?;
+            Opened {
+                source: Box::new(game.source),
+                truth: Some(game.record),
+            }
+        }
+        #[cfg(feature = "app")]
+        SourceSpec::Webcam { name } => {
+            let request = webcam::WebcamRequest {
+                name: name.clone(),
+                ..webcam::WebcamRequest::default()
+            };
+            Opened {
+                source: Box::new(webcam::Webcam::start(webcam::NokhwaConnector::new(request))),
+                truth: None,
+            }
+        }
+        #[cfg(not(feature = "app"))]
+        SourceSpec::Webcam { .. } => bail!("this build has no webcam support (feature `app`)"),
+    })
 }

@@ -1,5 +1,7 @@
 //! Subcommands of the `meeplecam` binary.
 
+#[cfg(feature = "app")]
+mod app;
 mod input;
 #[cfg(feature = "led")]
 mod led;
@@ -22,7 +24,11 @@ use clap::{Parser, Subcommand};
 #[command(version, about)]
 pub struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
+    /// With no command: the window's options (`meeplecam --resume` continues the last game).
+    #[cfg(feature = "app")]
+    #[command(flatten)]
+    app: app::AppArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -86,6 +92,9 @@ enum Command {
     /// Film a game record with the simulated camera.
     #[cfg(feature = "vision")]
     Render(render::RenderArgs),
+    /// Open the companion window (the default command); terminal mode without a display.
+    #[cfg(feature = "app")]
+    App(app::AppArgs),
     /// Show legal spots and scores on an LED matrix or strip (Adalight or WLED over USB serial).
     #[cfg(feature = "led")]
     Led(led::LedArgs),
@@ -132,7 +141,17 @@ impl From<anyhow::Error> for Failure {
 
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> Result<(), Failure> {
-    match cli.command {
+    let Some(command) = cli.command else {
+        #[cfg(feature = "app")]
+        return app::run(cli.app);
+        #[cfg(not(feature = "app"))]
+        return Err(Failure::BadInput(anyhow::anyhow!(
+            "name a command (this build has no window): see --help"
+        )));
+    };
+    match command {
+        #[cfg(feature = "app")]
+        Command::App(args) => app::run(args),
         Command::Score { record, json, open } => score::run(&record, json, open),
         Command::Legal { record, tile, json } => legal::run(&record, &tile, json),
         Command::Selfplay {

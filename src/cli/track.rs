@@ -1,26 +1,32 @@
-//! `meeplecam track`: frames in, game record out, with no window.
+//! `meeplecam track`: frames in, game record out, with no window — and the same loop for the
+//! app's terminal mode when there is no display.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use anyhow::{anyhow, bail, Context};
 use serde_json::json;
 
-use meeplecam::camera::{FrameSource, ImageFolder, VideoFile};
-use meeplecam::record::PlayerEntry;
-use meeplecam::track::{Event, Tracker};
+use meeplecam::camera::{self, FrameSource, Opened, SourceSpec};
+use meeplecam::record::{PlayerEntry, Record};
+use meeplecam::track::session::Session;
+use meeplecam::track::Event;
 use meeplecam::vision::calibration::Calibration;
 
 use super::Failure;
 
-/// Follow a game from a video or an image folder and write the record it saw.
+/// Follow a game from a video, an image folder, the simulated table or a webcam, and write the
+/// record it saw.
 #[derive(Debug, clap::Args)]
 pub struct TrackArgs {
-    /// A video file or a folder of images (webcams come with the app).
+    /// A video file, a folder of images, `sim[:SEED]` (the simulated table) or `webcam[:NAME]`.
     #[arg(long)]
-    source: PathBuf,
-    /// Players in turn order: NAME:COLOUR,NAME:COLOUR,…
+    source: SourceSpec,
+    /// Players in turn order: NAME:COLOUR,NAME:COLOUR,… (the simulated table and a resumed
+    /// journal bring their own).
     #[arg(long)]
-    players: String,
+    players: Option<String>,
     /// A table calibration; without one the first quiet frame must show the start tile alone.
     #[arg(long)]
     calibration: Option<PathBuf>,
@@ -30,12 +36,19 @@ pub struct TrackArgs {
     /// Where to write the reconstructed record.
     #[arg(long)]
     record_out: PathBuf,
+    /// Write every committed change to this journal as it happens (a new file).
+    #[arg(long, conflicts_with = "resume")]
+    journal: Option<PathBuf>,
+    /// Continue the game in this journal (after a crash), appending to it.
+    #[arg(long)]
+    resume: Option<PathBuf>,
     /// Print the events and questions as JSON.
     #[arg(long)]
     json: bool,
 }
 
-fn parse_players(text: &str) -> anyhow::Result<Vec<PlayerEntry>> {
+/// Parses `NAME:COLOUR,NAME:COLOUR,…`.
+pub fn parse_players(text: &str) -> anyhow::Result<Vec<PlayerEntry>> {
     text.split(',')
         .map(|p| {
             let (name, colour) = p
@@ -53,46 +66,162 @@ fn parse_players(text: &str) -> anyhow::Result<Vec<PlayerEntry>> {
         .collect()
 }
 
+/// How the loop reports what it sees.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Report {
+    /// One line per event, as it happens.
+    Lines,
+    /// Nothing while running (the caller prints JSON at the end).
+    Quiet,
+}
+
+/// What a followed stream produced.
+pub struct Followed {
+    /// Every event with its frame number.
+    pub events: Vec<(u64, Event)>,
+    /// The game as committed.
+    pub record: Record,
+    /// Questions the players would have been asked.
+    pub questions: Vec<String>,
+}
+
+/// Feeds every frame of `source` to `session` until the source ends or `stop` is set; a live
+/// source's outages are reported and waited out.
+pub fn follow(
+    session: &mut Session,
+    source: &mut dyn FrameSource,
+    report: Report,
+    stop: &AtomicBool,
+) -> anyhow::Result<Followed> {
+    let mut events = Vec::new();
+    let mut outage = false;
+    while !stop.load(Ordering::Relaxed) {
+        let frame = match source.next_frame() {
+            Ok(Some(frame)) => frame,
+            Ok(None) => break,
+            Err(e) if source.is_live() => {
+                if !outage && report == Report::Lines {
+                    eprintln!("{e:#}");
+                }
+                outage = true;
+                continue;
+            }
+            Err(e) => return Err(e.context("reading frames")),
+        };
+        outage = false;
+        for event in session.feed(&frame.image).context("tracking")? {
+            if report == Report::Lines {
+                println!("frame {:>5}: {}", frame.index, describe(session, &event));
+            }
+            events.push((frame.index, event));
+        }
+    }
+    Ok(Followed {
+        events,
+        record: session.tracker().record(),
+        questions: session.tracker().questions().to_vec(),
+    })
+}
+
+/// An event in words, with the player's name.
+fn describe(session: &Session, event: &Event) -> String {
+    let tracker = session.tracker();
+    let turns = tracker.turns();
+    let who = turns
+        .last()
+        .and_then(|t| t.player.clone())
+        .unwrap_or_default();
+    match event {
+        Event::Registered => "table registered from the start tile".to_string(),
+        Event::Tile { pos, tile, rot } => {
+            format!("{who} laid {tile} at ({}, {}) turned {rot}°", pos.x, pos.y)
+        }
+        Event::Follower { port } => format!("{who} put a follower on {port}"),
+        Event::Question(q) => format!("question: {q}"),
+    }
+}
+
+/// Stops the loop on Ctrl-C (the journal already holds every committed turn).
+pub fn stop_on_ctrl_c() -> Arc<AtomicBool> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    // Another handler may already be installed (tests running several commands): then
+    // Ctrl-C simply ends the process, which loses nothing either.
+    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
+    stop
+}
+
+/// Opens the session the arguments ask for: resumed, or new with the given players.
+pub fn open_session(
+    players: Option<Vec<PlayerEntry>>,
+    truth: Option<&Record>,
+    calibration: Option<Calibration>,
+    journal: Option<&Path>,
+    resume: Option<&Path>,
+) -> Result<Session, Failure> {
+    if let Some(path) = resume {
+        let session = Session::resume(path, calibration).map_err(Failure::BadInput)?;
+        for n in &session.notices {
+            eprintln!("warning: {n}");
+        }
+        return Ok(session);
+    }
+    let players = match (players, truth) {
+        (Some(p), _) => p,
+        (None, Some(t)) => t.players.clone(),
+        (None, None) => {
+            return Err(Failure::BadInput(anyhow!(
+                "say who plays: --players NAME:COLOUR,NAME:COLOUR"
+            )))
+        }
+    };
+    Session::start(players, calibration, journal).map_err(Failure::BadInput)
+}
+
 pub fn run(args: TrackArgs) -> Result<(), Failure> {
     if args.tile_set != "base" {
         return Err(Failure::BadInput(anyhow!(
             "only the base tile set is tracked yet"
         )));
     }
-    let players = parse_players(&args.players).map_err(Failure::BadInput)?;
+    let players = match &args.players {
+        Some(p) => Some(parse_players(p).map_err(Failure::BadInput)?),
+        None => None,
+    };
     let calibration = match &args.calibration {
         Some(path) => Some(Calibration::load(path).map_err(Failure::BadInput)?),
         None => None,
     };
-    let mut source: Box<dyn FrameSource> = if args.source.is_dir() {
-        Box::new(ImageFolder::open(&args.source, 10.0)?)
+    let Opened { mut source, truth } = camera::open(&args.source)?;
+    let mut session = open_session(
+        players,
+        truth.as_ref(),
+        calibration,
+        args.journal.as_deref(),
+        args.resume.as_deref(),
+    )?;
+    let stop = stop_on_ctrl_c();
+    let report = if args.json {
+        Report::Quiet
     } else {
-        Box::new(VideoFile::open(&args.source)?)
+        Report::Lines
     };
-    let mut tracker = Tracker::new(players, calibration).map_err(Failure::BadInput)?;
-    let mut log = Vec::new();
-    while let Some(frame) = source.next_frame().context("reading frames")? {
-        for event in tracker.feed(&frame.image).context("tracking")? {
-            if !args.json {
-                println!("frame {:>5}: {event:?}", frame.index);
-            }
-            log.push(json!({"frame": frame.index, "event": format!("{event:?}")}));
-            if let Event::Question(q) = event {
-                eprintln!("question: {q}");
-            }
-        }
-    }
-    let questions = tracker.questions().to_vec();
-    let record = tracker.into_record()?;
+    let followed = follow(&mut session, source.as_mut(), report, &stop)?;
+    let record = followed.record;
     std::fs::write(&args.record_out, record.to_json() + "\n")
         .with_context(|| format!("cannot write {}", args.record_out.display()))?;
     if args.json {
+        let events: Vec<_> = followed
+            .events
+            .iter()
+            .map(|(f, e)| json!({"frame": f, "event": format!("{e:?}")}))
+            .collect();
         println!(
             "{:#}",
-            json!({"events": log, "questions": questions, "turns": record.turns.len()})
+            json!({"events": events, "questions": followed.questions, "turns": record.turns.len()})
         );
     } else {
-        for q in &questions {
+        for q in &followed.questions {
             println!("question: {q}");
         }
         println!(

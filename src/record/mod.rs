@@ -16,6 +16,7 @@
 
 pub mod jcz;
 mod jcz_flock;
+pub mod journal;
 mod replay;
 pub mod selfplay;
 
@@ -160,6 +161,23 @@ pub struct CrownEntry {
     /// Which follower: `normal` (the default) or `large`.
     #[serde(default, skip_serializing_if = "is_normal")]
     pub figure: Figure,
+}
+
+impl TurnEntry {
+    /// A tile laid at `at`, turned `rot` degrees clockwise, with no follower (yet).
+    pub fn laid(tile: &str, at: Pos, rot: u16) -> TurnEntry {
+        TurnEntry {
+            player: None,
+            tile: tile.to_string(),
+            at: Some(at),
+            rot: Some(rot),
+            follower: None,
+            flock: Vec::new(),
+            extra: None,
+            discard: false,
+            wheel: None,
+        }
+    }
 }
 
 /// A figure deployed on the tile just laid.

@@ -4,12 +4,14 @@
 //! ([`style`]), laid slightly off the grid on a table top ([`table`]); followers are extruded
 //! meeples with shadows ([`figures`]); arms reach in ([`hand`]); a pinhole camera with lens
 //! distortion looks on ([`camera`]) through uneven light, noise and compression ([`effects`]).
-//! [`scene`] renders one instant; [`timeline`] turns a game record into frames over time.
+//! [`scene`] renders one instant; [`timeline`] turns a game record into frames over time;
+//! [`game`] films a whole random game.
 
 pub mod art;
 pub mod camera;
 pub mod effects;
 pub mod figures;
+pub mod game;
 pub mod hand;
 pub mod output;
 pub mod scene;

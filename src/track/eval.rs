@@ -2,17 +2,10 @@
 
 use std::time::Instant;
 
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-
 use super::Tracker;
-use crate::camera::{FrameSource, Simulated};
-use crate::record::selfplay::random_record;
-use crate::rules::{catalogue, Rotation, RuleOptions};
-use crate::sim::scene::Renderer;
-use crate::sim::style::Style;
-use crate::sim::table::Surface;
-use crate::sim::timeline::{Film, Filming, View};
+use crate::camera::FrameSource;
+use crate::rules::{catalogue, Rotation};
+use crate::sim::game::{film_game, FilmedGame};
 
 /// What tracking simulated games measured.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -57,29 +50,8 @@ pub fn evaluate_tracking(games: usize, turns: usize, seed: u64) -> anyhow::Resul
     let mut report = TrackReport::default();
     let (mut frames, mut busy) = (0usize, 0.0f64);
     for g in 0..games {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_mul(7_919).wrapping_add(g as u64));
-        let players = rng.random_range(2..=4);
-        let mut record = random_record("base", players, RuleOptions::default(), rng.random())?;
-        record.turns.truncate(turns);
-        record.turns.retain(|t| !t.discard);
-        let filming = Filming {
-            view: if rng.random_bool(0.5) {
-                View::Overhead
-            } else {
-                View::Oblique
-            },
-            size: [1280, 720],
-            fps: 5.0,
-            seed: rng.random(),
-        };
-        let film = Film::plan(&record, &filming)?;
-        let surface = Surface::ALL[rng.random_range(0..Surface::ALL.len())];
-        let renderer = Renderer::new(
-            Style::preset(rng.random_range(0..Style::PRESETS)),
-            surface,
-            rng.random(),
-        );
-        let mut source = Simulated::new(film, renderer);
+        let FilmedGame { record, mut source } =
+            film_game(seed.wrapping_mul(7_919).wrapping_add(g as u64), turns, 5.0)?;
         let mut tracker = Tracker::new(record.players.clone(), None)?;
         while let Some(frame) = source.next_frame()? {
             let started = Instant::now();

@@ -7,6 +7,8 @@
 //! just laid. Nothing illegal is ever committed; what cannot be read is listed as a question.
 
 pub mod eval;
+mod grid;
+pub mod session;
 
 use std::collections::HashMap;
 
@@ -14,8 +16,10 @@ use opencv::core::{Mat, Size};
 use opencv::imgproc;
 use opencv::prelude::*;
 
-use crate::record::{FollowerEntry, PlayerEntry, Record, TurnEntry, FORMAT_VERSION};
-use crate::rules::{catalogue, Dir, Figure, Game, Placement, Pos, Rotation, RuleOptions, Setup};
+use crate::record::{turn_of, FollowerEntry, PlayerEntry, Record, TurnEntry, FORMAT_VERSION};
+use crate::rules::{
+    catalogue, Dir, Figure, Game, Placement, Pos, Rotation, RuleOptions, Setup, Turn,
+};
 use crate::sim::figures::colour_bgr;
 use crate::vision::calibration::Calibration;
 use crate::vision::figures::Enrolment;
@@ -97,6 +101,8 @@ impl Tracker {
         if let Some(c) = &calibration {
             quads.insert(Pos::new(0, 0), c.start);
         }
+        // The players' colours are checked against the rules' setup here too.
+        empty_record(&players).replay_open()?;
         Ok(Tracker {
             game,
             players,
@@ -365,18 +371,140 @@ impl Tracker {
         &self.questions
     }
 
+    /// The game as the tracker has committed it (the open turn included).
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The players, in turn order.
+    pub fn players(&self) -> &[PlayerEntry] {
+        &self.players
+    }
+
+    /// The table registration, once the start tile has been seen (or loaded).
+    pub fn calibration(&self) -> Option<&Calibration> {
+        self.calibration.as_ref()
+    }
+
+    /// Every committed turn, the open one (tile laid, follower perhaps still to come) last.
+    pub fn turns(&self) -> Vec<TurnEntry> {
+        self.turns.iter().chain(&self.open).cloned().collect()
+    }
+
+    /// The game so far as a record.
+    pub fn record(&self) -> Record {
+        let mut record = empty_record(&self.players);
+        record.turns = self.turns();
+        record
+    }
+
+    /// Where cell `pos` lies in the picture: where its tile was seen, or else predicted from
+    /// the tiles around it or the start tile's grid.
+    pub fn cell_quad(&self, pos: Pos) -> Option<Quad> {
+        if let Some(q) = self.quads.get(&pos) {
+            return Some(*q);
+        }
+        self.predicted(pos)
+            .or_else(|| grid::extrapolate(self.quads.get(&Pos::new(0, 0))?, pos))
+    }
+
+    /// Puts the game back to exactly `turns` (a correction, an undo, a resumed journal): the
+    /// last turn stays open for its follower. Checked against the rules first; on error nothing
+    /// changes.
+    pub fn restore(&mut self, turns: Vec<TurnEntry>) -> anyhow::Result<()> {
+        let mut record = empty_record(&self.players);
+        record.turns = turns;
+        record.replay_open()?;
+        let mut game = Game::new(&crate::record::setup_of(&record)?)?;
+        let mut turns = record.turns;
+        let open = match turns.pop() {
+            Some(last) => match turn_of(&last).map_err(anyhow::Error::msg)? {
+                Turn::Place {
+                    tile,
+                    placement,
+                    follower,
+                    ..
+                } => {
+                    for t in &turns {
+                        game.play(turn_of(t).map_err(anyhow::Error::msg)?)?;
+                    }
+                    game.place(tile, placement)?;
+                    if let Some(d) = follower {
+                        game.deploy(d.port, d.figure)?;
+                    }
+                    Some(last)
+                }
+                Turn::Discard { .. } => {
+                    turns.push(last);
+                    for t in &turns {
+                        game.play(turn_of(t).map_err(anyhow::Error::msg)?)?;
+                    }
+                    None
+                }
+            },
+            None => None,
+        };
+        self.game = game;
+        self.turns = turns;
+        self.open = open;
+        let board = self.game.board();
+        self.quads
+            .retain(|&pos, _| pos == Pos::new(0, 0) || board.is_occupied(pos));
+        // Tiles restored without a picture: place them on the start tile's grid.
+        let missing: Vec<Pos> = self
+            .turns()
+            .iter()
+            .filter_map(|t| t.at)
+            .filter(|p| !self.quads.contains_key(p))
+            .collect();
+        for pos in missing {
+            if let Some(q) = self.cell_quad(pos) {
+                self.quads.insert(pos, q);
+            }
+        }
+        // Look at every frontier cell afresh.
+        self.frontier_looks.clear();
+        Ok(())
+    }
+
+    /// Takes back the last turn (its tile, and its follower).
+    pub fn undo(&mut self) -> anyhow::Result<Option<TurnEntry>> {
+        let mut turns = self.turns();
+        let last = turns.pop();
+        if last.is_some() {
+            self.restore(turns)?;
+        }
+        Ok(last)
+    }
+
+    /// Replaces turn `index` (0-based) with `entry`, keeping every later turn; refused if the
+    /// game would break the rules.
+    pub fn correct(&mut self, index: usize, entry: TurnEntry) -> anyhow::Result<()> {
+        let mut turns = self.turns();
+        let Some(slot) = turns.get_mut(index) else {
+            anyhow::bail!("there is no turn {}", index + 1);
+        };
+        *slot = entry;
+        self.restore(turns)
+    }
+
     /// Ends the stream: the game as a record.
     pub fn into_record(mut self) -> anyhow::Result<Record> {
         self.close_turn()?;
-        Ok(Record {
-            meeplecam: FORMAT_VERSION,
-            tileset: "base".to_string(),
-            expansions: Vec::new(),
-            options: RuleOptions::default(),
-            players: self.players,
-            start: None,
-            turns: self.turns,
-        })
+        Ok(self.record())
+    }
+}
+
+/// A base game between `players` with no turns yet.
+fn empty_record(players: &[PlayerEntry]) -> Record {
+    Record {
+        meeplecam: FORMAT_VERSION,
+        tileset: "base".to_string(),
+        expansions: Vec::new(),
+        options: RuleOptions::default(),
+        players: players.to_vec(),
+        start: None,
+        turns: Vec::new(),
     }
 }
 

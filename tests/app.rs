@@ -1,0 +1,390 @@
+//! The companion app's parts: undo and corrections in the tracker, a webcam that is pulled out
+//! mid-game, and the window driven by its accessibility labels (egui_kittest).
+#![cfg(feature = "app")]
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use egui_kittest::kittest::{NodeT, Queryable};
+use egui_kittest::Harness;
+use opencv::core::{Mat, Scalar, Vector, CV_8UC3};
+
+use meeplecam::app::setup::{SetupForm, SourceKind};
+use meeplecam::app::{AppConfig, MeeplecamApp};
+use meeplecam::camera::webcam::{Connector, Grabber, Link, Webcam};
+use meeplecam::camera::{FrameSource, Simulated};
+use meeplecam::record::journal::Journal;
+use meeplecam::record::selfplay::random_record;
+use meeplecam::record::{Record, TurnEntry};
+use meeplecam::rules::{Pos, RuleOptions};
+use meeplecam::sim::game::film_game;
+use meeplecam::track::session::Session;
+use meeplecam::track::Tracker;
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("meeplecam-app-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A legal 3-player game whose second turn puts a follower down.
+fn game_with_follower_on_turn_2(turns: usize) -> Record {
+    (1..)
+        .map(|seed| random_record("base", 3, RuleOptions::default(), seed).unwrap())
+        .find(|r| r.turns[1].follower.is_some() && r.turns[..turns].iter().all(|t| !t.discard))
+        .map(|mut r| {
+            r.turns.truncate(turns);
+            r
+        })
+        .unwrap()
+}
+
+fn placed(turns: &[TurnEntry]) -> Vec<(String, Option<Pos>, Option<u16>)> {
+    turns
+        .iter()
+        .map(|t| (t.tile.clone(), t.at, t.rot))
+        .collect()
+}
+
+#[test]
+fn undo_and_corrections_rebuild_the_game_and_refuse_what_breaks_the_rules() {
+    let r = game_with_follower_on_turn_2(8);
+    let mut tracker = Tracker::new(r.players.clone(), None).unwrap();
+    tracker.restore(r.turns.clone()).unwrap();
+    assert_eq!(tracker.turns(), r.turns);
+    let truth = r.replay_open().unwrap();
+    assert_eq!(tracker.game().scores(), truth.game.scores());
+    // The last turn stays open: its player may still put a follower down.
+    assert!(tracker.game().tile_laid());
+
+    let undone = tracker.undo().unwrap().unwrap();
+    assert_eq!(undone, r.turns[7]);
+    assert_eq!(tracker.turns(), r.turns[..7].to_vec());
+    assert!(tracker.game().board().get(r.turns[7].at.unwrap()).is_none());
+
+    // Laying turn 3's tile on the start tile's cell is refused, and nothing changes.
+    let mut wrong = r.turns[2].clone();
+    wrong.at = Some(Pos::new(0, 0));
+    assert!(tracker.correct(2, wrong).is_err());
+    assert_eq!(tracker.turns(), r.turns[..7].to_vec());
+
+    // Taking turn 2's follower off is legal: the rules engine agrees with a replay.
+    let mut fixed = r.turns[1].clone();
+    fixed.follower = None;
+    tracker.correct(1, fixed.clone()).unwrap();
+    let mut want = r.clone();
+    want.turns.truncate(7);
+    want.turns[1] = fixed;
+    assert_eq!(tracker.turns(), want.turns);
+    assert_eq!(
+        tracker.game().scores(),
+        want.replay_open().unwrap().game.scores()
+    );
+}
+
+/// A camera that serves a filmed game, is pulled out once, and is missing for two tries.
+struct FlakyCamera {
+    film: Arc<Mutex<Simulated>>,
+    served: Arc<AtomicUsize>,
+    unplug_at: usize,
+    unplugged: Arc<AtomicBool>,
+    missing_tries: Arc<AtomicUsize>,
+    film_over: Arc<AtomicBool>,
+}
+
+struct FlakyGrabber {
+    film: Arc<Mutex<Simulated>>,
+    served: Arc<AtomicUsize>,
+    unplug_at: usize,
+    unplugged: Arc<AtomicBool>,
+    film_over: Arc<AtomicBool>,
+}
+
+impl Grabber for FlakyGrabber {
+    fn grab(&mut self) -> anyhow::Result<Mat> {
+        std::thread::sleep(Duration::from_millis(4));
+        if self.served.load(Ordering::SeqCst) == self.unplug_at
+            && !self.unplugged.swap(true, Ordering::SeqCst)
+        {
+            anyhow::bail!("No such device (os error 19)");
+        }
+        match self.film.lock().unwrap().next_frame()? {
+            Some(frame) => {
+                self.served.fetch_add(1, Ordering::SeqCst);
+                Ok(frame.image)
+            }
+            None => {
+                self.film_over.store(true, Ordering::SeqCst);
+                anyhow::bail!("end of the film")
+            }
+        }
+    }
+}
+
+impl Connector for FlakyCamera {
+    fn connect(&mut self) -> anyhow::Result<Box<dyn Grabber>> {
+        if self.unplugged.load(Ordering::SeqCst)
+            && self.missing_tries.fetch_add(1, Ordering::SeqCst) < 2
+        {
+            anyhow::bail!("no camera found (0 listed)");
+        }
+        Ok(Box::new(FlakyGrabber {
+            film: Arc::clone(&self.film),
+            served: Arc::clone(&self.served),
+            unplug_at: self.unplug_at,
+            unplugged: Arc::clone(&self.unplugged),
+            film_over: Arc::clone(&self.film_over),
+        }))
+    }
+
+    fn describe(&self) -> String {
+        "flaky test camera".into()
+    }
+}
+
+#[test]
+fn pulling_the_webcam_mid_game_loses_no_committed_turn() {
+    let game = film_game(21, 14, 5.0).unwrap();
+    let frames = Arc::new(Mutex::new(game.source));
+    let film_over = Arc::new(AtomicBool::new(false));
+    let unplugged = Arc::new(AtomicBool::new(false));
+    let camera = FlakyCamera {
+        film: frames,
+        served: Arc::new(AtomicUsize::new(0)),
+        unplug_at: 120,
+        unplugged: Arc::clone(&unplugged),
+        missing_tries: Arc::new(AtomicUsize::new(0)),
+        film_over: Arc::clone(&film_over),
+    };
+    let dir = scratch("unplug");
+    let journal = dir.join("g.journal");
+    let mut session = Session::start(game.record.players.clone(), None, Some(&journal)).unwrap();
+    let mut webcam = Webcam::start(camera);
+    let mut before_unplug: Option<Vec<TurnEntry>> = None;
+    let mut outage_messages = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(240);
+    while !film_over.load(Ordering::SeqCst) && Instant::now() < deadline {
+        match webcam.next_frame() {
+            Ok(Some(frame)) => {
+                session.feed(&frame.image).unwrap();
+            }
+            Ok(None) => unreachable!("a webcam never ends"),
+            Err(e) => {
+                if before_unplug.is_none() && unplugged.load(Ordering::SeqCst) {
+                    before_unplug = Some(session.tracker().turns());
+                }
+                outage_messages.push(format!("{e:#}"));
+            }
+        }
+    }
+    assert!(
+        film_over.load(Ordering::SeqCst),
+        "the film played to its end"
+    );
+    let before = before_unplug.expect("the camera was pulled out");
+    assert!(
+        outage_messages
+            .iter()
+            .any(|m| m.contains("lost") && m.contains("reconnecting")),
+        "{outage_messages:?}"
+    );
+    let after = session.tracker().turns();
+    assert!(
+        before.len() >= 2,
+        "turns were committed before the unplug: {}",
+        before.len()
+    );
+    assert!(
+        after.len() > before.len(),
+        "tracking went on after the camera came back"
+    );
+    assert_eq!(placed(&after[..before.len()]), placed(&before));
+    // And the journal says the same.
+    drop(session);
+    let (_, resumed) = Journal::resume(&journal).unwrap();
+    assert_eq!(resumed.record.turns, after);
+    drop(webcam);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_webcam_that_never_appears_reports_itself_lost_and_keeps_trying() {
+    struct Absent(Arc<AtomicUsize>);
+    impl Connector for Absent {
+        fn connect(&mut self) -> anyhow::Result<Box<dyn Grabber>> {
+            self.0.fetch_add(1, Ordering::SeqCst);
+            anyhow::bail!("no camera found (0 listed)")
+        }
+        fn describe(&self) -> String {
+            "absent camera".into()
+        }
+    }
+    let tries = Arc::new(AtomicUsize::new(0));
+    let mut webcam = Webcam::start(Absent(Arc::clone(&tries)));
+    let started = Instant::now();
+    let mut errors = 0;
+    while started.elapsed() < Duration::from_millis(3500) {
+        let e = webcam
+            .next_frame()
+            .err()
+            .expect("no frames from an absent camera");
+        assert!(format!("{e:#}").contains("absent camera"), "{e:#}");
+        errors += 1;
+    }
+    assert!(matches!(webcam.link(), Link::Lost(_)));
+    assert!(
+        errors >= 3,
+        "next_frame returns while waiting ({errors} answers)"
+    );
+    assert!(tries.load(Ordering::SeqCst) >= 2, "it retried");
+    drop(webcam); // and stops promptly
+}
+
+/// A folder with one plain picture: a source that never shows a change.
+fn still_folder(dir: &Path) -> PathBuf {
+    let folder = dir.join("frames");
+    std::fs::create_dir_all(&folder).unwrap();
+    let image =
+        Mat::new_rows_cols_with_default(120, 160, CV_8UC3, Scalar::new(90.0, 60.0, 40.0, 0.0))
+            .unwrap();
+    let name = folder.join("0001.png");
+    assert!(opencv::imgcodecs::imwrite(name.to_str().unwrap(), &image, &Vector::new()).unwrap());
+    folder
+}
+
+/// What a node says (egui labels carry their text as the accessible value or label).
+fn text_of(node: &egui_kittest::Node<'_>) -> String {
+    let n = node.accesskit_node();
+    n.label().or_else(|| n.value()).unwrap_or_default()
+}
+
+/// Steps the window until `done` holds (the worker answers asynchronously).
+fn step_until(
+    harness: &mut Harness<'_, MeeplecamApp>,
+    what: &str,
+    done: impl Fn(&Harness<'_, MeeplecamApp>) -> bool,
+) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !done(harness) {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        harness.step();
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn window(app: MeeplecamApp) -> Harness<'static, MeeplecamApp> {
+    Harness::builder()
+        .with_size(eframe::egui::vec2(1400.0, 900.0))
+        .build_ui_state(|ui, app: &mut MeeplecamApp| app.show(ui), app)
+}
+
+#[test]
+fn setup_screen_adds_and_removes_players_and_starts_a_game() {
+    let dir = scratch("setup");
+    let frames = still_folder(&dir);
+    let form = SetupForm {
+        source: SourceKind::File,
+        ..SetupForm::default()
+    };
+    let config = AppConfig {
+        journal_dir: Some(dir.join("journals")),
+        ..AppConfig::default()
+    };
+    let mut harness = window(MeeplecamApp::with_form(form, config));
+    harness.run();
+    assert!(harness.query_by_label("Player 3 name").is_none());
+    harness.get_by_label("Add player").click();
+    harness.run();
+    assert!(harness.query_by_label("Player 3 name").is_some());
+    harness.get_by_label("Remove player 3").click();
+    harness.run();
+    assert!(harness.query_by_label("Player 3 name").is_none());
+
+    // No video yet: starting explains why it cannot.
+    harness.get_by_label("Start game").click();
+    harness.run();
+    assert!(!harness.state().in_game());
+    assert!(harness.query_by_label_contains("no video file").is_some());
+
+    harness.get_by_label("Path of the video or folder").focus();
+    harness.run();
+    harness
+        .get_by_label("Path of the video or folder")
+        .type_text(frames.to_str().unwrap());
+    harness.run();
+    harness.get_by_label("Start game").click();
+    harness.step();
+    assert!(harness.state().in_game());
+    step_until(&mut harness, "the game screen", |h| {
+        h.query_by_label("Undo last turn").is_some()
+    });
+    assert!(harness
+        .query_by_label_contains("Looking for the start tile")
+        .is_some());
+    // A journal was started for the new game.
+    let journals = std::fs::read_dir(dir.join("journals")).unwrap().count();
+    assert!(journals >= 1);
+    drop(harness);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn undo_and_correction_from_the_window_reach_the_journal() {
+    let dir = scratch("undo");
+    let frames = still_folder(&dir);
+    let r = game_with_follower_on_turn_2(3);
+    let journal = dir.join("g.journal");
+    let mut j = Journal::create(&journal, &r).unwrap();
+    j.sync(&r.turns).unwrap();
+    drop(j);
+    let form = SetupForm {
+        source: SourceKind::File,
+        file: frames.display().to_string(),
+        ..SetupForm::default()
+    };
+    let config = AppConfig {
+        resume: Some(journal.clone()),
+        journal_dir: Some(dir.clone()),
+        ..AppConfig::default()
+    };
+    let mut harness = window(MeeplecamApp::with_form(form, config));
+    step_until(&mut harness, "the resumed turns", |h| {
+        h.query_by_label("Fix turn 3").is_some()
+    });
+
+    harness.get_by_label("Undo last turn").click();
+    step_until(&mut harness, "the undo", |h| {
+        h.query_by_label("Fix turn 3").is_none()
+    });
+    let (_, resumed) = Journal::resume(&journal).unwrap();
+    assert_eq!(resumed.record.turns, r.turns[..2].to_vec());
+
+    assert!(harness
+        .query_by_label_contains("Turn 2:")
+        .map(|n| text_of(&n))
+        .unwrap()
+        .contains("follower on"));
+    harness.get_by_label("Fix turn 2").click();
+    harness.step();
+    harness.step();
+    harness.get_by_label("Follower").click();
+    harness.step();
+    harness.step();
+    harness.get_by_label("no follower").click();
+    harness.step();
+    harness.get_by_label("Apply correction").click();
+    step_until(&mut harness, "the correction", |h| {
+        h.query_by_label_contains("Turn 2:")
+            .map(|n| text_of(&n))
+            .is_some_and(|l| !l.contains("follower on"))
+    });
+    let (_, resumed) = Journal::resume(&journal).unwrap();
+    assert_eq!(resumed.record.turns.len(), 2);
+    assert_eq!(resumed.record.turns[1].follower, None);
+    assert_eq!(placed(&resumed.record.turns), placed(&r.turns[..2]));
+    drop(harness);
+    std::fs::remove_dir_all(dir).unwrap();
+}
