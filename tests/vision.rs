@@ -259,3 +259,233 @@ fn a_short_simulated_game_is_tracked_from_its_frames() {
     }
     assert!(seen.replay().is_ok());
 }
+
+#[test]
+fn the_start_tile_is_found_on_a_checked_cloth_seen_at_an_angle() {
+    use meeplecam::vision::locate::find_start_tile;
+    let cam = Camera::oblique([1280, 720], 66.0, [22.75, 22.75], 700.0, 40.0);
+    let start = lone_tile("D", Rotation::R0, 5);
+    let scene = Scene {
+        tiles: vec![start],
+        meeples: vec![],
+        arm: None,
+        held: None,
+        lighting: Lighting {
+            direction: [0.2, 0.3, 1.0],
+            gain: [1.0; 3],
+            gradient: [0.05, -0.03],
+            vignette: 0.15,
+        },
+        camera: cam.clone(),
+    };
+    let sensor = Sensor {
+        noise: 2.0,
+        jpeg_quality: Some(85),
+        blur: None,
+    };
+    let frame = Renderer::new(Style::preset(1), Surface::Checked, 4)
+        .render(&scene, &sensor, 0)
+        .unwrap();
+    let truth = frame.truth.tiles[0].corners_px;
+    let found = find_start_tile(&frame.image, &ColourModel::default())
+        .unwrap()
+        .expect("the start tile stands out from the checks");
+    let side = (truth[1][0] - truth[0][0]).hypot(truth[1][1] - truth[0][1]);
+    for (f, t) in found.iter().zip(&truth) {
+        let err = (f[0] - t[0]).hypot(f[1] - t[1]) / side;
+        assert!(err < 0.1, "corner {f:?} vs {t:?}: {err:.3} tile");
+    }
+}
+
+#[test]
+fn a_shield_counts_where_it_is_seen_and_not_where_a_figure_hides_it() {
+    use meeplecam::geometry::TileShape;
+    use meeplecam::vision::pennant::ShieldMap;
+    use meeplecam::vision::rectify::PATCH_PX;
+    use opencv::core::{Mat, Scalar, CV_8UC1};
+    use opencv::prelude::*;
+
+    let cat = catalogue();
+    let (m, n) = (cat.tile_id("M").unwrap(), cat.tile_id("N").unwrap());
+    let cam = Camera::overhead([320, 320], 40.0, [22.75, 22.75], 130.0);
+    let light = Lighting {
+        direction: [0.0, 0.0, 1.0],
+        gain: [1.0; 3],
+        gradient: [0.0; 2],
+        vignette: 0.0,
+    };
+    let sensor = Sensor {
+        noise: 1.0,
+        jpeg_quality: None,
+        blur: None,
+    };
+    let mut renderer = Renderer::new(Style::preset(0), Surface::Wood, 2);
+    let mut patch_of = |name: &str| {
+        let scene = Scene {
+            tiles: vec![lone_tile(name, Rotation::R90, 7)],
+            meeples: vec![],
+            arm: None,
+            held: None,
+            lighting: light,
+            camera: cam.clone(),
+        };
+        let frame = renderer.render(&scene, &sensor, 0).unwrap();
+        cell_patch(&frame.image, &cam, Pos::new(0, 0))
+            .unwrap()
+            .unwrap()
+    };
+    let side = PATCH_PX as usize;
+    let ratio = |map: &ShieldMap| {
+        map.log_likelihood(m, Rotation::R90, 0, 0, side)
+            - map.log_likelihood(n, Rotation::R90, 0, 0, side)
+    };
+    // With a shield in view the pennant reading wins; with none, the plain one.
+    let with_shield = patch_of("M");
+    assert!(ratio(&ShieldMap::new(&with_shield, None).unwrap()) > 2.0);
+    assert!(ratio(&ShieldMap::new(&patch_of("N"), None).unwrap()) < -2.0);
+    // A figure over the place the shield is printed: no evidence either way.
+    let spot = meeplecam::geometry::rotate(TileShape::of(m).pennants[0], Rotation::R90);
+    let mut hidden =
+        Mat::new_rows_cols_with_default(PATCH_PX, PATCH_PX, CV_8UC1, Scalar::all(0.0)).unwrap();
+    let centre = spot.map(|v| ((v - 0.04) / 0.92 * PATCH_PX as f32) as i32);
+    for y in (centre[1] - 12).max(0)..(centre[1] + 12).min(PATCH_PX) {
+        for x in (centre[0] - 12).max(0)..(centre[0] + 12).min(PATCH_PX) {
+            *hidden.at_2d_mut::<u8>(y, x).unwrap() = 255;
+        }
+    }
+    let covered = ShieldMap::new(&with_shield, Some(&hidden)).unwrap();
+    assert!(ratio(&covered).abs() < 0.1, "{}", ratio(&covered));
+}
+
+#[test]
+fn artwork_folders_load_upright_and_bad_ones_are_clear_errors() {
+    use meeplecam::sim::art::paint_tile;
+    use meeplecam::sim::artwork::Artwork;
+    use opencv::core::{Mat, Vector};
+    use opencv::imgcodecs;
+
+    let dir = std::env::temp_dir().join(format!("meeplecam-art-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let e = catalogue().tile_id("E").unwrap();
+    let upright = paint_tile(e, &Style::preset(2), 9).unwrap();
+    // The file shows E turned a quarter clockwise, as its label says.
+    let mut turned = Mat::default();
+    opencv::core::rotate(&upright, &mut turned, opencv::core::ROTATE_90_CLOCKWISE).unwrap();
+    let file = dir.join("e.png");
+    imgcodecs::imwrite(file.to_str().unwrap(), &turned, &Vector::new()).unwrap();
+    std::fs::write(
+        dir.join("labels.json"),
+        r#"{"labels": [{"file": "e.png", "type": "E", "rotation": 90}]}"#,
+    )
+    .unwrap();
+    let art = Artwork::load(&dir).unwrap();
+    assert_eq!(art.len(), 1);
+    let mut diff = Mat::default();
+    opencv::core::absdiff(art.tile(e).unwrap(), &upright, &mut diff).unwrap();
+    let worst =
+        opencv::core::norm(&diff, opencv::core::NORM_INF, &opencv::core::no_array()).unwrap();
+    assert!(
+        worst < 1.0,
+        "loaded art differs from the upright tile by {worst}"
+    );
+    assert!(art.tile(catalogue().tile_id("D").unwrap()).is_none());
+
+    std::fs::write(
+        dir.join("labels.json"),
+        r#"{"labels": [{"file": "e.png", "type": "Nope", "rotation": 0}]}"#,
+    )
+    .unwrap();
+    let err = Artwork::load(&dir).expect_err("unknown type");
+    assert!(err.to_string().contains("Nope"), "{err:#}");
+    std::fs::write(
+        dir.join("labels.json"),
+        r#"{"labels": [{"file": "missing.png", "type": "E", "rotation": 0}]}"#,
+    )
+    .unwrap();
+    assert!(Artwork::load(&dir).is_err());
+    assert!(Artwork::load(&dir.join("no-such-folder")).is_err());
+}
+
+#[test]
+fn recognize_reads_the_followers_of_the_players_named() {
+    let dir = std::env::temp_dir().join(format!("meeplecam-followers-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = |n: &str| dir.join(n).to_str().unwrap().to_string();
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_meeplecam"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    };
+    run(&[
+        "selfplay",
+        "--players",
+        "2",
+        "--seed",
+        "4",
+        "--out",
+        &p("game.json"),
+    ]);
+    let mut record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(p("game.json")).unwrap()).unwrap();
+    record["turns"].as_array_mut().unwrap().truncate(15);
+    std::fs::write(p("short.json"), record.to_string()).unwrap();
+    let still = ["--still", "--view", "overhead", "--resolution", "720p"];
+    let (short, setup_png, board_png) = (p("short.json"), p("setup.png"), p("board.png"));
+    let mut setup = vec!["render", "--record", &short];
+    setup.extend(still);
+    let mut board = setup.clone();
+    setup.extend(["--turn", "0", "--out", &setup_png]);
+    board.extend(["--out", &board_png]);
+    run(&setup);
+    run(&board);
+    run(&[
+        "calibrate",
+        "start-tile",
+        &setup_png,
+        "--out",
+        &p("table.yaml"),
+    ]);
+    let out = run(&[
+        "recognize",
+        &board_png,
+        "--calibration",
+        &p("table.yaml"),
+        "--players",
+        "red,blue",
+        "--json",
+    ]);
+    let read: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let truth: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("board.json")).unwrap()).unwrap();
+    let truth = truth["meeples"].as_array().unwrap();
+    let read = read["meeples"].as_array().unwrap();
+    assert!(!truth.is_empty());
+    // Every follower read stands where a follower of that colour stands, near its true foot.
+    for m in read {
+        let hit = truth
+            .iter()
+            .find(|t| t["cell"] == m["cell"])
+            .unwrap_or_else(|| {
+                panic!("no follower at {}", m["cell"]);
+            });
+        assert_eq!(hit["colour"], m["colour"]);
+        let (a, b) = (&hit["base_px"], &m["pixel"]);
+        let d = (a[0].as_f64().unwrap() - b[0].as_f64().unwrap())
+            .hypot(a[1].as_f64().unwrap() - b[1].as_f64().unwrap());
+        assert!(d < 40.0, "follower at {} read {d:.0} px off", m["cell"]);
+        assert!(["standing", "lying"].contains(&m["pose"].as_str().unwrap()));
+    }
+    assert!(
+        read.len() * 4 >= truth.len() * 3,
+        "{} of {}",
+        read.len(),
+        truth.len()
+    );
+}

@@ -8,15 +8,24 @@ use opencv::prelude::*;
 use opencv::{imgcodecs, imgproc};
 use serde_json::json;
 
-use meeplecam::rules::{catalogue, Rotation};
+use meeplecam::rules::{catalogue, Colour, Pos, Rotation};
+use meeplecam::sim::artwork::Artwork;
+use meeplecam::sim::camera::{apply_homography, invert_homography};
+use meeplecam::sim::figures::colour_bgr;
 use meeplecam::vision::board::consistent_reading;
 use meeplecam::vision::calibration::Calibration;
 use meeplecam::vision::eval::{evaluate_boards, evaluate_tiles};
-use meeplecam::vision::locate::{find_start_tile, read_board, table_colours};
+use meeplecam::vision::figures::Enrolment;
+use meeplecam::vision::locate::Located;
+use meeplecam::vision::locate::{find_start_tile, read_board, table_colours_near};
+use meeplecam::vision::meeples::read_followers;
 use meeplecam::vision::rectify::quad_patch;
+use meeplecam::vision::rectify::MARGIN_PX;
 use meeplecam::vision::rectify::PATCH_PX;
 use meeplecam::vision::terrain::ColourModel;
+use meeplecam::vision::tile::Candidate;
 use meeplecam::vision::tile::TileRecognizer;
+use opencv::core::Mat;
 
 use super::Failure;
 
@@ -103,6 +112,10 @@ pub struct EvalArgs {
     /// Seed of the rendered boards.
     #[arg(long, default_value_t = 1000)]
     seed: u64,
+    /// Draw the tiles from this folder of real artwork (`labels.json` and images) instead of
+    /// painting them.
+    #[arg(long)]
+    art: Option<PathBuf>,
 }
 
 pub fn eval(args: EvalArgs) -> Result<(), Failure> {
@@ -116,14 +129,25 @@ pub fn eval(args: EvalArgs) -> Result<(), Failure> {
         print!("{}", report.table());
         return Ok(());
     }
-    let report = evaluate_tiles(args.generate, args.seed)?;
+    let artwork = match &args.art {
+        Some(dir) => Some(Artwork::load(dir).map_err(Failure::BadInput)?),
+        None => None,
+    };
+    let report = evaluate_tiles(args.generate, args.seed, artwork.as_ref())?;
+    let art = match (&args.art, &artwork) {
+        (Some(dir), Some(a)) => format!(", {} tile types from {}", a.len(), dir.display()),
+        _ => String::new(),
+    };
     println!(
-        "Tile recognition on {} rendered boards (seed {}), true grid registration:\n",
+        "Tile recognition on {} rendered boards (seed {}{art}), true grid registration:\n",
         args.generate, args.seed
     );
     println!("{}", report.table());
-    println!("Per-tile reads by condition:\n\n{}", report.breakdown.table());
-    let report = evaluate_boards(args.generate, args.seed)?;
+    println!(
+        "Per-tile reads by condition:\n\n{}",
+        report.breakdown.table()
+    );
+    let report = evaluate_boards(args.generate, args.seed, artwork.as_ref())?;
     println!(
         "Full read of the same boards: grid registered from a setup frame of the start tile, \
          nothing taken from the truth:\n"
@@ -175,7 +199,7 @@ pub fn calibrate(args: CalibrateArgs) -> Result<(), Failure> {
     let calibration = Calibration {
         size: [img.cols(), img.rows()],
         start,
-        table: table_colours(&img).context("table colours")?,
+        table: table_colours_near(&img, &start).context("table colours")?,
         colours,
     };
     calibration.save(&args.out)?;
@@ -195,9 +219,62 @@ pub struct RecognizeArgs {
     /// The table calibration (from `meeplecam calibrate start-tile`).
     #[arg(long, default_value = "calibration/table.yaml")]
     calibration: PathBuf,
+    /// The players' follower colours, comma-separated (e.g. `red,blue`), to read their
+    /// followers.
+    #[arg(long, value_delimiter = ',')]
+    players: Vec<Colour>,
     /// Print JSON.
     #[arg(long)]
     json: bool,
+}
+
+/// A follower read off the board.
+struct SeenFollower {
+    colour: Colour,
+    cell: Pos,
+    port: meeplecam::rules::Port,
+    lying: bool,
+    pixel: [f64; 2],
+}
+
+/// The followers of `colours` on the tiles found, each on the feature under its foot (of the
+/// tile's reading in `read`).
+fn followers(
+    img: &Mat,
+    found: &[Located],
+    read: &[(Pos, Candidate)],
+    colours: &ColourModel,
+    players: &[Colour],
+) -> opencv::Result<Vec<SeenFollower>> {
+    if players.is_empty() {
+        return Ok(Vec::new());
+    }
+    let enrolment = Enrolment::new(
+        players
+            .iter()
+            .map(|&c| colour_bgr(c).map(|v| v as f32))
+            .collect(),
+        55.0,
+    );
+    let mut out = Vec::new();
+    for l in found {
+        let Some((_, c)) = read.iter().find(|(p, _)| *p == l.pos) else {
+            continue;
+        };
+        let (patch, to_patch) = quad_patch(img, &l.quad, MARGIN_PX)?;
+        let back = invert_homography(&to_patch);
+        let (_, blobs) = enrolment.find(&patch, colours, 0.03)?;
+        for f in read_followers(&blobs, MARGIN_PX, [0.0, 0.0], c.tile, c.rot) {
+            out.push(SeenFollower {
+                colour: players[f.colour],
+                cell: l.pos,
+                port: f.port,
+                lying: f.lying,
+                pixel: apply_homography(&back, f.foot),
+            });
+        }
+    }
+    Ok(out)
 }
 
 pub fn recognize(args: RecognizeArgs) -> Result<(), Failure> {
@@ -235,15 +312,24 @@ pub fn recognize(args: RecognizeArgs) -> Result<(), Failure> {
         fixed.to_vec();
     tiles.extend(read);
     let homography = grid_homography(&calibration.start).context("homography")?;
+    let seen = followers(&img, &found, &tiles, &calibration.colours, &args.players)
+        .context("reading the followers")?;
     if args.json {
         let list: Vec<_> = tiles
             .iter()
             .map(|(p, c)| json!({"cell": [p.x, p.y], "tile": cat.tile(c.tile).name, "rot": c.rot.degrees(), "confidence": c.probability}))
             .collect();
+        let meeples: Vec<_> = seen
+            .iter()
+            .map(|m| {
+                json!({"colour": m.colour.name(), "cell": [m.cell.x, m.cell.y],
+                       "port": m.port.name(), "pose": if m.lying { "lying" } else { "standing" },
+                       "pixel": m.pixel})
+            })
+            .collect();
         println!(
             "{:#}",
-            json!({"tiles": list, "meeples": [], "homography_grid_to_image": homography,
-                   "note": "followers are not read yet"})
+            json!({"tiles": list, "meeples": meeples, "homography_grid_to_image": homography})
         );
     } else {
         for (p, c) in &tiles {
@@ -256,7 +342,19 @@ pub fn recognize(args: RecognizeArgs) -> Result<(), Failure> {
                 c.probability
             );
         }
-        println!("({} tiles; followers are not read yet)", tiles.len());
+        for m in &seen {
+            println!(
+                "{:>4} {:>4}  {} follower on {} ({}) at pixel {:.0}, {:.0}",
+                m.cell.x,
+                m.cell.y,
+                m.colour.name(),
+                m.port.name(),
+                if m.lying { "lying" } else { "standing" },
+                m.pixel[0],
+                m.pixel[1]
+            );
+        }
+        println!("({} tiles, {} followers)", tiles.len(), seen.len());
     }
     Ok(())
 }

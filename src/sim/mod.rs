@@ -1,13 +1,15 @@
 //! The simulated table: what a webcam would see of a real game, with exact ground truth.
 //!
 //! Tiles are painted procedurally from the catalogue's geometry ([`art`]) in several styles
-//! ([`style`]), laid slightly off the grid on a table top ([`table`]); followers are extruded
-//! meeples with shadows ([`figures`]); arms reach in ([`hand`]); a pinhole camera with lens
+//! ([`style`]) or drawn from a folder of real artwork ([`artwork`], for evaluation), laid
+//! slightly off the grid on a table top ([`table`]); followers are extruded meeples with shadows
+//! ([`figures`]); arms reach in ([`hand`]); a pinhole camera with lens
 //! distortion looks on ([`camera`]) through uneven light, noise and compression ([`effects`]).
 //! [`scene`] renders one instant; [`timeline`] turns a game record into frames over time;
 //! [`game`] films a whole random game.
 
 pub mod art;
+pub mod artwork;
 pub mod camera;
 pub mod effects;
 pub mod figures;

@@ -12,6 +12,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::art::{paint_tile, ART_PX};
+use super::artwork::Artwork;
 use super::camera::{apply_homography as apply, invert_homography, Camera};
 use super::effects::{self, Lighting};
 use super::figures::{colour_bgr, draw_figure, draw_shadow, Figure, Pose};
@@ -166,6 +167,7 @@ pub struct Renderer {
     surface: Surface,
     seed: u64,
     art: HashMap<(u64, TileId, Rotation), Mat>,
+    artwork: Option<Artwork>,
     background: Option<(Camera, Mat, Option<Maps>)>,
     board: Option<(BoardKey, Mat, Option<Maps>)>,
     light: Option<effects::LightMap>,
@@ -189,6 +191,7 @@ impl Renderer {
             surface,
             seed,
             art: HashMap::new(),
+            artwork: None,
             background: None,
             board: None,
             light: None,
@@ -196,12 +199,24 @@ impl Renderer {
         }
     }
 
+    /// This renderer with tiles drawn from `artwork` where it has their picture.
+    pub fn with_artwork(mut self, artwork: Artwork) -> Renderer {
+        self.artwork = Some(artwork);
+        self
+    }
+
     fn tile_art(&mut self, t: &TileOnTable) -> opencv::Result<&Mat> {
         let key = (t.print, t.tile, t.rot);
         if !self.art.contains_key(&key) {
-            let mut rng = ChaCha8Rng::seed_from_u64(t.print ^ self.seed);
-            let style = self.style.jittered(&mut rng, 0.06);
-            let art = paint_tile(t.tile, &style, t.print ^ self.seed)?;
+            let picture = self.artwork.as_ref().and_then(|a| a.tile(t.tile));
+            let art = match picture {
+                Some(p) => p.try_clone()?,
+                None => {
+                    let mut rng = ChaCha8Rng::seed_from_u64(t.print ^ self.seed);
+                    let style = self.style.jittered(&mut rng, 0.06);
+                    paint_tile(t.tile, &style, t.print ^ self.seed)?
+                }
+            };
             let turned = match t.rot {
                 Rotation::R0 => art,
                 r => {

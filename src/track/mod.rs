@@ -24,7 +24,7 @@ use crate::sim::figures::colour_bgr;
 use crate::vision::calibration::Calibration;
 use crate::vision::figures::Enrolment;
 use crate::vision::locate::{
-    find_start_tile, inside, looks_empty, predict, table_colours, MIN_FIT,
+    find_start_tile, inside, looks_empty, predict, predict_fitted, table_colours, MIN_FIT,
 };
 use crate::vision::meeples::read_followers;
 use crate::vision::rectify::{quad_patch, shifted_quad, Quad, MARGIN_PX};
@@ -39,6 +39,8 @@ const MOTION_LEVEL: f64 = 1.5;
 const NEW_TILE_CHANGE: f64 = 0.3;
 /// Quiet frames before a picture is read.
 const SETTLE_FRAMES: usize = 2;
+/// Most tiles committed from one quiet picture.
+const MAX_TILES_AT_ONCE: usize = 3;
 
 /// Something the tracker noticed.
 #[derive(Clone, Debug, PartialEq)]
@@ -77,6 +79,12 @@ pub struct Tracker {
     /// a shadow or a figure leaning in from the next cell.
     frontier_looks: HashMap<Pos, Mat>,
     quiet: usize,
+    /// Tiles whose foreign follower the players were already asked about.
+    asked_about: Vec<Pos>,
+    /// Quiet pictures read so far (a clock for `first_changed`).
+    settled: u64,
+    /// When each frontier cell was first seen changed and not yet committed.
+    first_changed: HashMap<Pos, u64>,
     turns: Vec<TurnEntry>,
     open: Option<TurnEntry>,
     questions: Vec<String>,
@@ -113,6 +121,9 @@ impl Tracker {
             previous: None,
             last_settled: None,
             frontier_looks: HashMap::new(),
+            settled: 0,
+            asked_about: Vec::new(),
+            first_changed: HashMap::new(),
             quiet: 0,
             turns: Vec::new(),
             open: None,
@@ -155,7 +166,9 @@ impl Tracker {
         let mut events = Vec::new();
         if self.calibration.is_none() {
             let mut colours = ColourModel::default();
-            if let Some(start) = find_start_tile(frame, &colours)? {
+            if let Some(start) =
+                find_start_tile(frame, &colours)?.filter(|q| plausible_tile(q, frame))
+            {
                 let (patch, _) = quad_patch(frame, &start, 0)?;
                 colours.calibrate(&patch, "D", Rotation::R0)?;
                 self.calibration = Some(Calibration {
@@ -173,10 +186,28 @@ impl Tracker {
         if let Some(e) = self.look_for_follower(frame)? {
             events.push(e);
         }
-        events.extend(self.look_for_tile(frame)?);
-        if let Some(e) = self.look_for_follower(frame)? {
-            events.push(e);
+        // Several tiles may have appeared since the last quiet picture (one missed under a
+        // hand): they are committed in the order they appeared, and the players are asked.
+        let mut laid = 0;
+        while laid < MAX_TILES_AT_ONCE {
+            let found = self.look_for_tile(frame)?;
+            if found.is_empty() {
+                break;
+            }
+            laid += 1;
+            events.extend(found);
+            if let Some(e) = self.look_for_follower(frame)? {
+                events.push(e);
+            }
         }
+        if laid > 1 {
+            let q = format!(
+                "{laid} new tiles at once: committed in the order they appeared; check the last {laid} turns"
+            );
+            self.questions.push(q.clone());
+            events.push(Event::Question(q));
+        }
+        self.settled += 1;
         Ok(events)
     }
 
@@ -210,8 +241,13 @@ impl Tracker {
         Ok(())
     }
 
+    /// Where `pos` should lie, from a grid fitted to the tiles seen around it (so one tile
+    /// read a little off does not push its neighbours off), or from its neighbours alone.
     fn predicted(&self, pos: Pos) -> Option<Quad> {
-        predict(&self.quads, pos)
+        predict_fitted(&self.quads, pos)
+            .ok()
+            .flatten()
+            .or_else(|| predict(&self.quads, pos))
     }
 
     fn look_for_tile(&mut self, frame: &Mat) -> anyhow::Result<Vec<Event>> {
@@ -220,7 +256,8 @@ impl Tracker {
         };
         let (model, table) = (calib.colours.clone(), calib.table);
         let cat = catalogue();
-        let mut best: Option<(f64, Pos, Placement, crate::rules::TileId, Quad)> = None;
+        type Key = (std::cmp::Reverse<u64>, f64);
+        let mut best: Option<(Key, Pos, Placement, crate::rules::TileId, Quad)> = None;
         for &pos in self.game.board().frontier() {
             let Some(quad) = self.predicted(pos) else {
                 continue;
@@ -235,14 +272,17 @@ impl Tracker {
             if let Some(before) = self.frontier_looks.get(&pos) {
                 if changed_share(before, &look)? < NEW_TILE_CHANGE {
                     self.frontier_looks.insert(pos, look);
+                    self.first_changed.remove(&pos);
                     continue;
                 }
             }
             let (mask, _) = self.enrolment.find(&patch, &model, 0.03)?;
             if looks_empty(&patch, &model, &table, Some(&mask))? {
                 self.frontier_looks.insert(pos, look);
+                self.first_changed.remove(&pos);
                 continue;
             }
+            let since = *self.first_changed.entry(pos).or_insert(self.settled);
             let (ranked, shift, fit) = self.recognizer.recognize_located(
                 &patch,
                 MARGIN_PX as usize,
@@ -266,14 +306,17 @@ impl Tracker {
                 ));
                 continue;
             };
-            if best.as_ref().is_none_or(|b| fit > b.0) {
+            // The tile that appeared first was laid first; among those, the best fit.
+            let key = (std::cmp::Reverse(since), fit);
+            if best.as_ref().is_none_or(|b| key > b.0) {
                 let quad = shifted_quad(&to_patch, MARGIN_PX, shift);
-                best = Some((fit, pos, Placement { pos, rot: c.rot }, c.tile, quad));
+                best = Some((key, pos, Placement { pos, rot: c.rot }, c.tile, quad));
             }
         }
         let Some((_, pos, placement, tile, quad)) = best else {
             return Ok(Vec::new());
         };
+        self.first_changed.remove(&pos);
         self.close_turn()?;
         self.game.place(tile, placement)?;
         self.quads.insert(pos, quad);
@@ -346,7 +389,25 @@ impl Tracker {
                     .iter()
                     .any(|s| s.ports.contains(f.port) && s.figures.contains(Figure::Normal))
         });
-        let Some(f) = mine else { return Ok(None) };
+        let Some(f) = mine else {
+            // Another player's figure on this turn's tile: a tile was probably missed or
+            // counted twice, so the turn order is off. Ask, once per tile.
+            let foreign = reads
+                .iter()
+                .find(|f| f.colour != seat && spots.iter().any(|s| s.ports.contains(f.port)));
+            if let (Some(f), false) = (foreign, self.asked_about.contains(&pos)) {
+                self.asked_about.push(pos);
+                let owner = self.players.get(f.colour).map_or("?", |p| p.name.as_str());
+                let whose = &self.players[seat].name;
+                let q = format!(
+                    "{owner}'s follower stands on the tile at ({}, {}), laid in {whose}'s turn: was a tile missed?",
+                    pos.x, pos.y
+                );
+                self.questions.push(q.clone());
+                return Ok(Some(Event::Question(q)));
+            }
+            return Ok(None);
+        };
         self.game.deploy(f.port, Figure::Normal)?;
         let port = f.port.name().to_string();
         if let Some(open) = &mut self.open {
@@ -530,4 +591,28 @@ fn changed_share(before: &Mat, now: &Mat) -> opencv::Result<f64> {
         .filter(|p| u32::from(p[0]) + u32::from(p[1]) + u32::from(p[2]) > 45)
         .count();
     Ok(changed as f64 / (bytes.len() / 3).max(1) as f64)
+}
+
+/// Whether a quad found as the start tile could be one: a convex four-sided shape, not tiny and
+/// not most of the picture (a checked tablecloth's pattern can fool the search).
+fn plausible_tile(q: &Quad, frame: &Mat) -> bool {
+    let side = |a: [f64; 2], b: [f64; 2]| (a[0] - b[0]).hypot(a[1] - b[1]);
+    let sides = [
+        side(q[0], q[1]),
+        side(q[1], q[2]),
+        side(q[2], q[3]),
+        side(q[3], q[0]),
+    ];
+    let (short, long) = sides
+        .iter()
+        .fold((f64::MAX, 0.0f64), |(lo, hi), &s| (lo.min(s), hi.max(s)));
+    let limit = f64::from(frame.cols().min(frame.rows())) / 3.0;
+    let cross = |o: [f64; 2], a: [f64; 2], b: [f64; 2]| {
+        (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+    };
+    let turns: Vec<f64> = (0..4)
+        .map(|i| cross(q[i], q[(i + 1) % 4], q[(i + 2) % 4]))
+        .collect();
+    let convex = turns.iter().all(|&t| t > 0.0) || turns.iter().all(|&t| t < 0.0);
+    short >= 8.0 && long <= limit && long <= 3.0 * short && convex
 }

@@ -8,14 +8,15 @@ use rand_chacha::ChaCha8Rng;
 use super::board::consistent_reading;
 use super::breakdown::Breakdown;
 use super::figures::Enrolment;
-use super::locate::{find_start_tile, read_board, table_colours};
+use super::locate::{find_start_tile, read_board, table_colours_near};
 use super::meeples::read_followers;
-use super::rectify::{cell_patch, cell_patch_margin, quad_patch, MARGIN_PX};
+use super::rectify::{cell_patch_margin, quad_patch, MARGIN_PX};
 use super::terrain::{same_for_the_rules, ColourModel};
 use super::tile::{Candidate, TileRecognizer};
 use crate::record::selfplay::random_record;
 use crate::record::Record;
 use crate::rules::{catalogue, Pos, Rotation, RuleOptions};
+use crate::sim::artwork::Artwork;
 use crate::sim::figures::colour_bgr;
 use crate::sim::scene::Renderer;
 use crate::sim::style::Style;
@@ -117,7 +118,11 @@ impl TileReport {
 
 /// A random mid-game board of an evaluation run: the game, the last (quiet) shot of its film, a
 /// renderer in a random style and table top, and those conditions in words.
-fn test_board(seed: u64, i: usize) -> anyhow::Result<(Record, Shot, Renderer, Vec<String>)> {
+fn test_board(
+    seed: u64,
+    i: usize,
+    artwork: Option<&Artwork>,
+) -> anyhow::Result<(Record, Shot, Renderer, Vec<String>)> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_mul(1_000_003).wrapping_add(i as u64));
     let players = rng.random_range(2..=5);
     let mut record = random_record("base", players, RuleOptions::default(), rng.random())?;
@@ -144,7 +149,10 @@ fn test_board(seed: u64, i: usize) -> anyhow::Result<(Record, Shot, Renderer, Ve
         .ok_or_else(|| anyhow::anyhow!("empty film"))?;
     let surface = Surface::ALL[rng.random_range(0..Surface::ALL.len())];
     let style = rng.random_range(0..Style::PRESETS);
-    let renderer = Renderer::new(Style::preset(style), surface, rng.random());
+    let mut renderer = Renderer::new(Style::preset(style), surface, rng.random());
+    if let Some(a) = artwork {
+        renderer = renderer.with_artwork(a.clone());
+    }
     let conditions = vec![
         format!("view: {:?}", filming.view),
         format!("table: {surface:?}"),
@@ -171,19 +179,24 @@ fn enrolled(record: &Record, shot: &Shot) -> Enrolment {
 }
 
 /// Renders `images` random mid-game boards (30–70 tiles, overhead and oblique, 720p and 1080p,
-/// every style and table top) and reads every tile with the true grid registration.
-pub fn evaluate_tiles(images: usize, seed: u64) -> anyhow::Result<TileReport> {
+/// every style and table top; tiles from `artwork` where given) and reads every tile with the
+/// true grid registration.
+pub fn evaluate_tiles(
+    images: usize,
+    seed: u64,
+    artwork: Option<&Artwork>,
+) -> anyhow::Result<TileReport> {
     let cat = catalogue();
     let recognizer = TileRecognizer::for_set(cat.set("base").expect("the base set"));
     let mut report = TileReport::default();
     for i in 0..images {
-        let (record, shot, mut renderer, conditions) = test_board(seed, i)?;
+        let (record, shot, mut renderer, conditions) = test_board(seed, i, artwork)?;
         let frame = renderer.render(&shot.scene, &shot.sensor, 0)?;
         let cam = &frame.truth.camera;
+        // Colours from the start tile where it lies (found by its corners in a full read).
         let mut model = ColourModel::default();
-        if let Some(start) = cell_patch(&frame.image, cam, Pos::new(0, 0))? {
-            model.calibrate(&start, "D", Rotation::R0)?;
-        }
+        let (start, _) = quad_patch(&frame.image, &frame.truth.tiles[0].corners_px, 0)?;
+        model.calibrate(&start, "D", Rotation::R0)?;
         let default_model = ColourModel::default();
         // The players enrolled their figures under this light.
         let enrolment = enrolled(&record, &shot);
@@ -266,12 +279,6 @@ pub fn evaluate_tiles(images: usize, seed: u64) -> anyhow::Result<TileReport> {
                 .add(&tile_conditions, ranked.first().is_some_and(same));
             if let Some(c) = ranked.first().filter(|c| !same(c)) {
                 report.breakdown.add_error((id, rot), (c.tile, c.rot));
-                if std::env::var("DBG").is_ok() {
-                    let ms: Vec<String> = here.iter().map(|m| format!("{:?}@{}", m.colour, m.port)).collect();
-                    let big = { let mut b = opencv::core::Mat::default(); opencv::imgproc::resize(&patch, &mut b, opencv::core::Size::new(320,320), 0.0, 0.0, opencv::imgproc::INTER_NEAREST)?; b };
-                    opencv::imgcodecs::imwrite(&format!("/tmp/dbg/img{i}_{}_{}.png", t.cell[0], t.cell[1]), &big, &opencv::core::Vector::new())?;
-                    eprintln!("ERR img{i} cell {:?} {:?} {} r{} -> {} r{} p={:.2} fig={:?} {:?} off={:?}", t.cell, conditions, t.tile, t.rot, cat.tile(c.tile).name, c.rot.degrees(), c.probability, ms, seen.iter().map(|f| (f.colour, f.port)).collect::<Vec<_>>(), t.offset_mm);
-                }
             }
             if ranked.first().is_some_and(same) {
                 report.right += 1;
@@ -391,13 +398,17 @@ impl BoardReport {
 /// Renders boards as [`evaluate_tiles`] does, plus a setup frame of the start tile alone from the
 /// same camera; registers the grid from that frame and reads the board with nothing from the
 /// ground truth.
-pub fn evaluate_boards(images: usize, seed: u64) -> anyhow::Result<BoardReport> {
+pub fn evaluate_boards(
+    images: usize,
+    seed: u64,
+    artwork: Option<&Artwork>,
+) -> anyhow::Result<BoardReport> {
     let cat = catalogue();
     let tileset = cat.set("base").expect("the base set");
     let recognizer = TileRecognizer::for_set(tileset);
     let mut report = BoardReport::default();
     for i in 0..images {
-        let (record, shot, mut renderer, _) = test_board(seed, i)?;
+        let (record, shot, mut renderer, _) = test_board(seed, i, artwork)?;
         let mut setup = shot.scene.clone();
         setup.tiles.truncate(1);
         setup.meeples.clear();
@@ -423,7 +434,7 @@ pub fn evaluate_boards(images: usize, seed: u64) -> anyhow::Result<BoardReport> 
         report.start_error.push(err / side);
         let (start_patch, _) = quad_patch(&setup_frame.image, &start, 0)?;
         model.calibrate(&start_patch, "D", Rotation::R0)?;
-        let table = table_colours(&setup_frame.image)?;
+        let table = table_colours_near(&setup_frame.image, &start)?;
         let enrolment = enrolled(&record, &shot);
         let found = read_board(
             &frame.image,

@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use opencv::core::{Mat, Point, Vector, CV_8UC1};
+use opencv::core::{Mat, Point, Point2f, Vector, CV_8UC1};
 use opencv::imgproc;
 use opencv::prelude::*;
 
@@ -12,6 +12,7 @@ use super::rectify::{quad_patch, shifted_quad, Quad, MARGIN_PX};
 use super::terrain::{expected_grid, terrain_grid, ColourModel};
 use super::tile::{Candidate, TileRecognizer};
 use crate::rules::{catalogue, Dir, Pos, Rotation};
+use crate::sim::camera::apply_homography;
 
 /// The least mean log-overlap per seen grid cell for a patch to count as a tile at all.
 pub const MIN_FIT: f64 = -0.7;
@@ -37,7 +38,57 @@ pub fn table_colours(frame: &Mat) -> opencv::Result<[[f32; 3]; 2]> {
         push(1, y)?;
         push(w - 2, y)?;
     }
-    // Two-means from the darkest and the lightest border pixel.
+    Ok(two_means(&px))
+}
+
+/// The table's colours around the start tile (corners `start`) in a setup frame: two cluster
+/// centres of the table one to four cells from it, where it is seen at the board's own scale
+/// and light (a far checked cloth blurs into one colour at the frame's border).
+pub fn table_colours_near(frame: &Mat, start: &Quad) -> opencv::Result<[[f32; 3]; 2]> {
+    let h = quad_homography(start)?;
+    let mut px: Vec<[f32; 3]> = Vec::new();
+    for gy in -16..=20 {
+        for gx in -16..=20 {
+            let g = [f64::from(gx) / 4.0, f64::from(gy) / 4.0];
+            if (-1.0..=2.0).contains(&g[0]) && (-1.0..=2.0).contains(&g[1]) {
+                continue;
+            }
+            let p = apply_homography(&h, g);
+            let (x, y) = (p[0].round() as i32, p[1].round() as i32);
+            if x >= 0 && y >= 0 && x < frame.cols() && y < frame.rows() {
+                let v = frame.at_2d::<opencv::core::Vec3b>(y, x)?;
+                px.push([f32::from(v[0]), f32::from(v[1]), f32::from(v[2])]);
+            }
+        }
+    }
+    if px.len() < 32 {
+        return table_colours(frame);
+    }
+    Ok(two_means(&px))
+}
+
+/// Grid units (the quad's cell: corners (0, 0) … (1, 1)) → image pixels.
+fn quad_homography(quad: &Quad) -> opencv::Result<[[f64; 3]; 3]> {
+    let src: Vector<Point2f> = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]
+        .iter()
+        .map(|&(x, y)| Point2f::new(x, y))
+        .collect();
+    let dst: Vector<Point2f> = quad
+        .iter()
+        .map(|p| Point2f::new(p[0] as f32, p[1] as f32))
+        .collect();
+    let m = imgproc::get_perspective_transform(&src, &dst, opencv::core::DECOMP_LU)?;
+    let mut h = [[0.0; 3]; 3];
+    for (r, row) in h.iter_mut().enumerate() {
+        for (c, v) in row.iter_mut().enumerate() {
+            *v = *m.at_2d::<f64>(r as i32, c as i32)?;
+        }
+    }
+    Ok(h)
+}
+
+/// Two cluster centres of some colours, grown from the darkest and the lightest.
+fn two_means(px: &[[f32; 3]]) -> [[f32; 3]; 2] {
     let luma = |p: &[f32; 3]| p[0] + p[1] + p[2];
     let mut centres = [
         *px.iter()
@@ -50,7 +101,7 @@ pub fn table_colours(frame: &Mat) -> opencv::Result<[[f32; 3]; 2]> {
     for _ in 0..8 {
         let mut sum = [[0.0f32; 3]; 2];
         let mut n = [0usize; 2];
-        for p in &px {
+        for p in px {
             let k = usize::from(dist2(p, &centres[1]) < dist2(p, &centres[0]));
             for c in 0..3 {
                 sum[k][c] += p[c];
@@ -63,17 +114,29 @@ pub fn table_colours(frame: &Mat) -> opencv::Result<[[f32; 3]; 2]> {
             }
         }
     }
-    Ok(centres)
+    centres
 }
 
 fn dist2(a: &[f32; 3], b: &[f32; 3]) -> f32 {
     (0..3).map(|c| (a[c] - b[c]).powi(2)).sum()
 }
 
-/// Squared distance from a pixel to the nearer table colour.
-fn table_distance2(p: [u8; 3], table: &[[f32; 3]; 2]) -> f32 {
+/// Squared distance from a pixel to the nearest mix of the two table colours, a little lighter
+/// or darker (the edges of checks and grain, under uneven light).
+fn blend_distance2(p: [u8; 3], table: &[[f32; 3]; 2]) -> f32 {
     let q = [f32::from(p[0]), f32::from(p[1]), f32::from(p[2])];
-    dist2(&q, &table[0]).min(dist2(&q, &table[1]))
+    let d = [0, 1, 2].map(|c| table[1][c] - table[0][c]);
+    let len2 = dist2(&table[0], &table[1]).max(1.0);
+    [0.8f32, 0.9, 1.0, 1.12, 1.25]
+        .iter()
+        .map(|&s| {
+            let r = q.map(|v| v / s);
+            let t =
+                ((0..3).map(|c| (r[c] - table[0][c]) * d[c]).sum::<f32>() / len2).clamp(0.0, 1.0);
+            let on = [0, 1, 2].map(|c| table[0][c] + t * d[c]);
+            dist2(&r, &on) * s * s
+        })
+        .fold(f32::MAX, f32::min)
 }
 
 /// Finds the start tile in a setup frame that shows only it (and perhaps hands): its corners NW,
@@ -115,7 +178,7 @@ pub fn find_start_tile(frame: &Mat, model: &ColourModel) -> opencv::Result<Optio
             let local: f32 = (0..3)
                 .map(|c| (f32::from(p[c]) - f32::from(bg[3 * k + c])).powi(2))
                 .sum();
-            let far = local > 35.0 * 35.0 && table_distance2(p, &table) > 35.0 * 35.0;
+            let far = local > 35.0 * 35.0 && blend_distance2(p, &table) > 35.0 * 35.0;
             *m = if far { 255 } else { 0 };
         }
     }
@@ -267,6 +330,48 @@ pub fn predict(found: &HashMap<Pos, Quad>, pos: Pos) -> Option<Quad> {
     }))
 }
 
+/// Cells around a target whose tiles a local grid fit uses (Chebyshev distance).
+const FIT_REACH: i32 = 2;
+
+/// Where cell `pos` should lie, from a grid fitted to every tile found within [`FIT_REACH`]
+/// cells of it (a least-squares homography from grid corners to their image corners, so that
+/// the few millimetres each tile lies off its cell average out); from the neighbours alone
+/// ([`predict`]) when fewer than three tiles are that near.
+pub fn predict_fitted(found: &HashMap<Pos, Quad>, pos: Pos) -> opencv::Result<Option<Quad>> {
+    let near: Vec<(&Pos, &Quad)> = found
+        .iter()
+        .filter(|(p, _)| (p.x - pos.x).abs() <= FIT_REACH && (p.y - pos.y).abs() <= FIT_REACH)
+        .collect();
+    if near.len() < 3 {
+        return Ok(predict(found, pos));
+    }
+    let corners = [(0, 0), (1, 0), (1, 1), (0, 1)];
+    let mut grid = Vector::<Point2f>::new();
+    let mut image = Vector::<Point2f>::new();
+    for (p, q) in near {
+        for (k, (dx, dy)) in corners.iter().enumerate() {
+            grid.push(Point2f::new(
+                (p.x - pos.x + dx) as f32,
+                (p.y - pos.y + dy) as f32,
+            ));
+            image.push(Point2f::new(q[k][0] as f32, q[k][1] as f32));
+        }
+    }
+    let m = opencv::calib3d::find_homography(&grid, &image, &mut Mat::default(), 0, 3.0)?;
+    if m.empty() {
+        return Ok(predict(found, pos));
+    }
+    let mut h = [[0.0; 3]; 3];
+    for (r, row) in h.iter_mut().enumerate() {
+        for (c, v) in row.iter_mut().enumerate() {
+            *v = *m.at_2d::<f64>(r as i32, c as i32)?;
+        }
+    }
+    Ok(Some(corners.map(|(x, y)| {
+        apply_homography(&h, [f64::from(x), f64::from(y)])
+    })))
+}
+
 /// Whether all four corners lie inside the frame.
 pub fn inside(quad: &Quad, frame: &Mat) -> bool {
     quad.iter().all(|p| {
@@ -306,7 +411,7 @@ pub fn read_board(
         if !seen.insert(pos) || seen.len() > MAX_CELLS {
             continue;
         }
-        let Some(quad) = predict(&located, pos) else {
+        let Some(quad) = predict_fitted(&located, pos)? else {
             continue;
         };
         if !inside(&quad, frame) {
@@ -322,7 +427,7 @@ pub fn read_board(
         }
         let (candidates, shift, fit) =
             recognizer.recognize_located(&patch, MARGIN_PX as usize, model, mask.as_ref())?;
-        if fit < MIN_FIT {
+        if fit < MIN_FIT || !fits_neighbours(&candidates, pos, &out) {
             continue;
         }
         let refined = shifted_quad(&to_patch, MARGIN_PX, shift);
@@ -337,6 +442,31 @@ pub fn read_board(
         }
     }
     Ok(out)
+}
+
+/// The least probability a reading needs to vouch for a tile in [`fits_neighbours`].
+const PLAUSIBLE: f64 = 1e-3;
+
+/// Whether some plausible reading of the cell at `pos` matches the edges of every tile already
+/// found beside it (their likeliest readings): a patch of table or clutter that only looks like
+/// a tile rarely does.
+fn fits_neighbours(candidates: &[Candidate], pos: Pos, found: &[Located]) -> bool {
+    let cat = catalogue();
+    let neighbours: Vec<(Dir, Candidate)> = Dir::ALL
+        .iter()
+        .filter_map(|&d| {
+            let n = found.iter().find(|l| l.pos == pos.step(d))?;
+            Some((d, *n.candidates.first()?))
+        })
+        .collect();
+    candidates
+        .iter()
+        .take_while(|c| c.probability >= PLAUSIBLE)
+        .any(|c| {
+            neighbours.iter().all(|(d, n)| {
+                cat.tile(c.tile).edge(*d, c.rot) == cat.tile(n.tile).edge(d.opposite(), n.rot)
+            })
+        })
 }
 
 /// Whether the middle of a cell patch (cut with `MARGIN_PX`) shows mostly table (pixels nearer the table colour than
@@ -367,7 +497,7 @@ pub fn looks_empty(
             }
             let i = (y * w + x) * 3;
             let p = [bytes[i], bytes[i + 1], bytes[i + 2]];
-            let d = table_distance2(p, table);
+            let d = blend_distance2(p, table);
             all += 1;
             if d < model.nearest_distance2(p) {
                 table_px += 1;

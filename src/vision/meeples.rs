@@ -17,6 +17,8 @@ pub struct FollowerRead {
     pub kind: FeatureKind,
     /// Lying (a farmer) rather than standing.
     pub lying: bool,
+    /// Where its foot is in the patch (pixels).
+    pub foot: [f64; 2],
 }
 
 /// The followers the figure blobs of a cell show, given the tile read there (type, rotation)
@@ -61,6 +63,7 @@ pub fn read_followers(
                 port,
                 kind: feature.kind,
                 lying: feature.kind == FeatureKind::Field,
+                foot: b.foot,
             })
         })
         .collect()

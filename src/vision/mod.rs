@@ -2,9 +2,11 @@
 //! [`calibration`] (the setup saved as OpenCV YAML),
 //! [`terrain`] (per-pixel landscape from a colour model calibrated on the start tile),
 //! [`locate`] (the grid from the start tile, tiles found outwards from it), [`rectify`] (grid
-//! cells as north-up patches), [`tile`] (type + rotation as probabilities),
+//! cells as north-up patches), [`tile`] (type + rotation as probabilities), [`pennant`] (the
+//! shield detector), [`figures`] and [`meeples`] (followers),
 //! [`board`] (readings made consistent with the rules: matching edges, tile counts),
-//! [`eval`] (accuracy and timing tables on rendered data with ground truth).
+//! [`eval`] (accuracy and timing tables on rendered data with ground truth, [`breakdown`] by
+//! condition).
 
 pub mod board;
 pub mod breakdown;
@@ -13,6 +15,7 @@ pub mod eval;
 pub mod figures;
 pub mod locate;
 pub mod meeples;
+pub mod pennant;
 pub mod rectify;
 pub mod terrain;
 pub mod tile;

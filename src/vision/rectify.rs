@@ -19,7 +19,7 @@ pub const MARGIN_PX: i32 = 8;
 pub type Quad = [[f64; 2]; 4];
 
 /// Fraction of the cell trimmed on every side, to keep the neighbours' edges out of a patch.
-const INSET: f64 = 0.04;
+pub const INSET: f64 = 0.04;
 
 /// The cell at `cell` of the table grid (start tile's north-west corner at the table origin), as
 /// the camera sees it, warped to a `PATCH_PX` square with north up. `None` if the cell is behind

@@ -126,33 +126,49 @@ impl ColourModel {
         let shape = TileShape::of(id);
         let ty = cat.tile(id);
         let (w, h) = (patch.cols(), patch.rows());
-        let mut sum = [[0.0f64; 3]; 5];
-        let mut n = [0usize; 5];
+        let mut labelled: Vec<(Terrain, [u8; 3])> = Vec::new();
         // Stay clear of the borders between features: only cells whose neighbours agree.
         for y in 2..h - 2 {
             for x in 2..w - 2 {
                 let u = [(x as f32 + 0.5) / w as f32, (y as f32 + 0.5) / h as f32];
                 let here = label_at(&shape.labels, u, rot);
-                let steady = [[-0.06f32, 0.0], [0.06, 0.0], [0.0, -0.06], [0.0, 0.06]]
-                    .iter()
-                    .all(|d| label_at(&shape.labels, [u[0] + d[0], u[1] + d[1]], rot) == here);
                 let Some(f) = ty.features.get(usize::from(here)) else {
                     continue;
                 };
+                // Roads are narrow: only their middle line is sure to be road.
+                let r = if f.kind == FeatureKind::Road {
+                    0.02
+                } else {
+                    0.06
+                };
+                let steady = [[-r, 0.0], [r, 0.0], [0.0, -r], [0.0, r]]
+                    .iter()
+                    .all(|d| label_at(&shape.labels, [u[0] + d[0], u[1] + d[1]], rot) == here);
                 if !steady {
                     continue;
                 }
-                let t = Terrain::of(f.kind).index();
                 let v = patch.at_2d::<Vec3b>(y, x)?;
-                for c in 0..3 {
-                    sum[t][c] += f64::from(v[c]);
-                }
-                n[t] += 1;
+                labelled.push((Terrain::of(f.kind), [v[0], v[1], v[2]]));
             }
         }
-        for t in 0..5 {
-            if n[t] > 20 {
-                self.means[t] = sum[t].map(|s| (s / n[t] as f64) as f32);
+        // Print differs from the catalogue's outlines (thinner roads, smaller cities, houses in
+        // fields): each pass keeps only the pixels that look like the terrain they are labelled.
+        for pass in 0..CALIBRATION_PASSES {
+            let mut sum = [[0.0f64; 3]; 5];
+            let mut n = [0usize; 5];
+            for &(t, v) in &labelled {
+                if pass > 0 && self.classify(v) != t {
+                    continue;
+                }
+                for c in 0..3 {
+                    sum[t.index()][c] += f64::from(v[c]);
+                }
+                n[t.index()] += 1;
+            }
+            for t in 0..5 {
+                if n[t] > 20 {
+                    self.means[t] = sum[t].map(|s| (s / n[t] as f64) as f32);
+                }
             }
         }
         Ok(())
@@ -167,6 +183,10 @@ pub fn label_at(labels: &LabelMap, u: [f32; 2], rot: Rotation) -> u8 {
     );
     labels.at(canonical)
 }
+
+/// Passes of [`ColourModel::calibrate`]: the first learns from every labelled pixel, the later
+/// ones only from pixels that already look like their label.
+const CALIBRATION_PASSES: usize = 3;
 
 /// Side of the terrain grid a tile is reduced to for matching.
 pub const GRID: usize = 16;

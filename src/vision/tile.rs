@@ -3,7 +3,8 @@
 
 use opencv::core::Mat;
 
-use super::terrain::{expected_grid, terrain_grid, ClassMap, ColourModel, TerrainGrid};
+use super::pennant::ShieldMap;
+use super::terrain::{expected_grid, ClassMap, ColourModel, TerrainGrid};
 use crate::rules::{Rotation, TileId, TileSet};
 
 /// One reading of a tile.
@@ -20,6 +21,9 @@ pub struct Candidate {
 /// Matches terrain grids against every tile type and rotation of the catalogue.
 pub struct TileRecognizer {
     templates: Vec<(TileId, Rotation, TerrainGrid)>,
+    /// Log prior of each template: how often the box holds its type, times the share of
+    /// rotations that look like it.
+    log_prior: Vec<f64>,
     /// How sharply scores turn into probabilities (fitted on simulated data).
     sharpness: f64,
 }
@@ -28,24 +32,36 @@ impl TileRecognizer {
     /// Templates for the tiles of a tile set; rotations that look the same are kept once.
     pub fn for_set(set: &TileSet) -> TileRecognizer {
         let mut templates: Vec<(TileId, Rotation, TerrainGrid)> = Vec::new();
-        for &(id, _) in &set.counts {
+        let mut prior: Vec<f64> = Vec::new();
+        for &(id, count) in &set.counts {
             for rot in Rotation::ALL {
                 let grid = expected_grid(id, rot);
-                let duplicate = templates.iter().any(|(t, _, g)| *t == id && g == &grid);
-                if !duplicate {
-                    templates.push((id, rot, grid));
+                let share = f64::from(count) / 4.0;
+                match templates
+                    .iter()
+                    .position(|(t, _, g)| *t == id && g == &grid)
+                {
+                    Some(k) => prior[k] += share,
+                    None => {
+                        templates.push((id, rot, grid));
+                        prior.push(share);
+                    }
                 }
             }
         }
         TileRecognizer {
             templates,
+            log_prior: prior.iter().map(|p| p.max(1e-3).ln()).collect(),
             sharpness: 0.35,
         }
     }
 
     /// Every candidate for a patch showing one tile (north up), most likely first.
     pub fn recognize(&self, patch: &Mat, model: &ColourModel) -> opencv::Result<Vec<Candidate>> {
-        Ok(self.rank(&terrain_grid(patch, model, None)?))
+        let map = ClassMap::new(patch, model, None)?;
+        let side = map.width().min(map.height());
+        let shields = ShieldMap::new(patch, None)?;
+        Ok(self.rank_with(&map.grid(0, 0, side), Some((&shields, 0, 0, side))))
     }
 
     /// Reads a tile that may lie a little off its cell: `patch` shows the cell with `margin`
@@ -116,21 +132,39 @@ impl TileRecognizer {
         let grid = map.grid(best.1, best.2, side);
         let seen: f32 = grid.iter().map(|c| c.iter().sum::<f32>()).sum();
         let fit = best.0 / f64::from(seen.max(1.0));
-        Ok((self.rank(&grid), shift, fit))
+        let shields = ShieldMap::new(patch, figures)?;
+        let ranked = self.rank_with(&grid, Some((&shields, best.1, best.2, side)));
+        Ok((ranked, shift, fit))
     }
 
     /// Every candidate for an observed terrain grid, most likely first.
     pub fn rank(&self, observed: &TerrainGrid) -> Vec<Candidate> {
-        let scores: Vec<f64> = self
+        self.rank_with(observed, None)
+    }
+
+    /// Like [`TileRecognizer::rank`], with the pennant detector's evidence on the window
+    /// (x, y, side) of a shield map, for the readings that are in the running.
+    fn rank_with(
+        &self,
+        observed: &TerrainGrid,
+        shields: Option<(&ShieldMap, usize, usize, usize)>,
+    ) -> Vec<Candidate> {
+        let mut scores: Vec<f64> = self
             .templates
             .iter()
-            .map(|(_, _, g)| similarity(observed, g))
+            .zip(&self.log_prior)
+            .map(|((_, _, g), p)| similarity(observed, g) * self.sharpness + p)
             .collect();
+        if let Some((map, x, y, side)) = shields {
+            let top = scores.iter().copied().fold(f64::MIN, f64::max);
+            for (s, (tile, rot, _)) in scores.iter_mut().zip(&self.templates) {
+                if *s > top - IN_THE_RUNNING {
+                    *s += map.log_likelihood(*tile, *rot, x, y, side);
+                }
+            }
+        }
         let best = scores.iter().copied().fold(f64::MIN, f64::max);
-        let weights: Vec<f64> = scores
-            .iter()
-            .map(|s| ((s - best) * self.sharpness).exp())
-            .collect();
+        let weights: Vec<f64> = scores.iter().map(|s| (s - best).exp()).collect();
         let total: f64 = weights.iter().sum();
         let mut out: Vec<Candidate> = self
             .templates
@@ -166,6 +200,9 @@ fn similarity(observed: &TerrainGrid, template: &TerrainGrid) -> f64 {
 }
 
 const LOG_STEPS: usize = 1024;
+
+/// Readings this far (log) below the best are too unlikely for the pennant detector to matter.
+const IN_THE_RUNNING: f64 = 12.0;
 
 /// `ln(max(x, 0.08))` for x in steps of 1/1024: overlaps below 0.08 all cost the same, so one
 /// hidden cell (under a figure, say) cannot outweigh the rest.
