@@ -169,7 +169,7 @@ fn pulling_the_webcam_mid_game_loses_no_committed_turn() {
     while !film_over.load(Ordering::SeqCst) && Instant::now() < deadline {
         match webcam.next_frame() {
             Ok(Some(frame)) => {
-                session.feed(&frame.image).unwrap();
+                session.feed(&frame.image, Some(frame.time_s)).unwrap();
             }
             Ok(None) => unreachable!("a webcam never ends"),
             Err(e) => {

@@ -197,7 +197,7 @@ fn run(
             }
         }
         let reading = Instant::now();
-        let result = session.feed(&frame.image);
+        let result = session.feed(&frame.image, Some(frame.time_s));
         let read_ms = reading.elapsed().as_secs_f32() * 1000.0;
         let picture = display_picture(&frame.image).ok();
         seq += 1;

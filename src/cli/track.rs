@@ -109,7 +109,10 @@ pub fn follow(
             Err(e) => return Err(e.context("reading frames")),
         };
         outage = false;
-        for event in session.feed(&frame.image).context("tracking")? {
+        for event in session
+            .feed(&frame.image, Some(frame.time_s))
+            .context("tracking")?
+        {
             if report == Report::Lines {
                 println!("frame {:>5}: {}", frame.index, describe(session, &event));
             }

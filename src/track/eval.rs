@@ -55,7 +55,7 @@ pub fn evaluate_tracking(games: usize, turns: usize, seed: u64) -> anyhow::Resul
         let mut tracker = Tracker::new(record.players.clone(), None)?;
         while let Some(frame) = source.next_frame()? {
             let started = Instant::now();
-            tracker.feed(&frame.image)?;
+            tracker.feed_at(&frame.image, Some(frame.time_s))?;
             busy += started.elapsed().as_secs_f64();
             frames += 1;
         }

@@ -37,8 +37,10 @@ const MOTION_WIDTH: i32 = 160;
 const MOTION_LEVEL: f64 = 1.5;
 /// Share of a cell's middle that must change between quiet pictures for a new tile there.
 const NEW_TILE_CHANGE: f64 = 0.3;
-/// Quiet frames before a picture is read.
-const SETTLE_FRAMES: usize = 2;
+/// Still frames before a picture is read.
+const SETTLE_FRAMES: usize = 3;
+/// Seconds the table must be still before a picture is read (with a clock).
+pub const SETTLE_S: f64 = 0.5;
 /// Most tiles committed from one quiet picture.
 const MAX_TILES_AT_ONCE: usize = 3;
 
@@ -79,6 +81,10 @@ pub struct Tracker {
     /// a shadow or a figure leaning in from the next cell.
     frontier_looks: HashMap<Pos, Mat>,
     quiet: usize,
+    /// When the picture last moved (with a clock).
+    last_motion_s: Option<f64>,
+    /// This still period has been read already.
+    read_this_pause: bool,
     /// Tiles whose foreign follower the players were already asked about.
     asked_about: Vec<Pos>,
     /// Quiet pictures read so far (a clock for `first_changed`).
@@ -122,6 +128,8 @@ impl Tracker {
             last_settled: None,
             frontier_looks: HashMap::new(),
             settled: 0,
+            last_motion_s: None,
+            read_this_pause: false,
             asked_about: Vec::new(),
             first_changed: HashMap::new(),
             quiet: 0,
@@ -132,7 +140,15 @@ impl Tracker {
     }
 
     /// Looks at the next frame.
+    /// Looks at the next frame of a source with no clock (one frame after another).
     pub fn feed(&mut self, frame: &Mat) -> anyhow::Result<Vec<Event>> {
+        self.feed_at(frame, None)
+    }
+
+    /// Looks at the next frame, taken at `time_s` seconds: a picture is read once the table
+    /// has been still for [`SETTLE_FRAMES`] frames and at least [`SETTLE_S`] seconds (so a
+    /// hand pausing over the table at 30 frames/s is not read as a tile).
+    pub fn feed_at(&mut self, frame: &Mat, time_s: Option<f64>) -> anyhow::Result<Vec<Event>> {
         let mut small = Mat::default();
         let h = (f64::from(frame.rows()) * f64::from(MOTION_WIDTH) / f64::from(frame.cols().max(1)))
             as i32;
@@ -155,10 +171,21 @@ impl Tracker {
             _ => true,
         };
         self.previous = Some(small);
-        self.quiet = if moving { 0 } else { self.quiet + 1 };
-        if self.quiet != SETTLE_FRAMES {
+        if moving {
+            self.quiet = 0;
+            self.last_motion_s = time_s;
+            self.read_this_pause = false;
+        } else {
+            self.quiet += 1;
+        }
+        let long_enough = match (time_s, self.last_motion_s) {
+            (Some(now), Some(moved)) => now - moved >= SETTLE_S,
+            _ => true,
+        };
+        if self.read_this_pause || self.quiet < SETTLE_FRAMES || !long_enough {
             return Ok(Vec::new());
         }
+        self.read_this_pause = true;
         self.read_settled(frame)
     }
 

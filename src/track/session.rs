@@ -91,9 +91,10 @@ impl Session {
         self.journal.as_ref().map(Journal::path)
     }
 
-    /// Looks at the next frame; whatever it commits is in the journal before this returns.
-    pub fn feed(&mut self, frame: &Mat) -> anyhow::Result<Vec<Event>> {
-        let events = self.tracker.feed(frame)?;
+    /// Looks at the next frame (taken at `time_s`, if the source has a clock); whatever it
+    /// commits is in the journal before this returns.
+    pub fn feed(&mut self, frame: &Mat, time_s: Option<f64>) -> anyhow::Result<Vec<Event>> {
+        let events = self.tracker.feed_at(frame, time_s)?;
         if events.contains(&Event::Registered) {
             if let (Some(j), Some(c)) = (&self.journal, self.tracker.calibration()) {
                 c.save(&calibration_path(j.path()))?;
