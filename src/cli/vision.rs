@@ -245,17 +245,8 @@ fn followers(
     read: &[(Pos, Candidate)],
     colours: &ColourModel,
     players: &[Colour],
+    enrolment: &Enrolment,
 ) -> opencv::Result<Vec<SeenFollower>> {
-    if players.is_empty() {
-        return Ok(Vec::new());
-    }
-    let enrolment = Enrolment::new(
-        players
-            .iter()
-            .map(|&c| colour_bgr(c).map(|v| v as f32))
-            .collect(),
-        55.0,
-    );
     let mut out = Vec::new();
     for l in found {
         let Some((_, c)) = read.iter().find(|(p, _)| *p == l.pos) else {
@@ -292,12 +283,22 @@ pub fn recognize(args: RecognizeArgs) -> Result<(), Failure> {
     let cat = catalogue();
     let tileset = cat.set("base").context("the base tile set")?;
     let recognizer = TileRecognizer::for_set(tileset);
+    // The players' figures as painted (their hue is what counts, whatever the light).
+    let enrolment = (!args.players.is_empty()).then(|| {
+        Enrolment::new(
+            args.players
+                .iter()
+                .map(|&c| colour_bgr(c).map(|v| v as f32))
+                .collect(),
+            55.0,
+        )
+    });
     let found = read_board(
         &img,
         &calibration.start,
         &calibration.colours,
         calibration.table,
-        None,
+        enrolment.as_ref(),
         &recognizer,
     )
     .context("reading the board")?;
@@ -312,8 +313,11 @@ pub fn recognize(args: RecognizeArgs) -> Result<(), Failure> {
         fixed.to_vec();
     tiles.extend(read);
     let homography = grid_homography(&calibration.start).context("homography")?;
-    let seen = followers(&img, &found, &tiles, &calibration.colours, &args.players)
-        .context("reading the followers")?;
+    let seen = match &enrolment {
+        Some(e) => followers(&img, &found, &tiles, &calibration.colours, &args.players, e)
+            .context("reading the followers")?,
+        None => Vec::new(),
+    };
     if args.json {
         let list: Vec<_> = tiles
             .iter()

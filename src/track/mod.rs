@@ -24,7 +24,7 @@ use crate::sim::figures::colour_bgr;
 use crate::vision::calibration::Calibration;
 use crate::vision::figures::Enrolment;
 use crate::vision::locate::{
-    find_start_tile, inside, looks_empty, predict, predict_fitted, table_colours, MIN_FIT,
+    find_start_tile, inside, looks_empty, predict, predict_fitted, table_colours_near, MIN_FIT,
 };
 use crate::vision::meeples::read_followers;
 use crate::vision::rectify::{quad_patch, shifted_quad, Quad, MARGIN_PX};
@@ -201,7 +201,7 @@ impl Tracker {
                 self.calibration = Some(Calibration {
                     size: [frame.cols(), frame.rows()],
                     start,
-                    table: table_colours(frame)?,
+                    table: table_colours_near(frame, &start)?,
                     colours,
                 });
                 self.quads.insert(Pos::new(0, 0), start);

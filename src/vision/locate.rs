@@ -8,8 +8,8 @@ use opencv::imgproc;
 use opencv::prelude::*;
 
 use super::figures::Enrolment;
-use super::rectify::{quad_patch, shifted_quad, Quad, MARGIN_PX};
-use super::terrain::{expected_grid, terrain_grid, ColourModel};
+use super::rectify::{quad_patch, shifted_quad, Quad, MARGIN_PX, PATCH_PX};
+use super::terrain::{expected_grid, terrain_grid, ClassMap, ColourModel};
 use super::tile::{Candidate, TileRecognizer};
 use crate::rules::{catalogue, Dir, Pos, Rotation};
 use crate::sim::camera::apply_homography;
@@ -119,6 +119,12 @@ fn two_means(px: &[[f32; 3]]) -> [[f32; 3]; 2] {
 
 fn dist2(a: &[f32; 3], b: &[f32; 3]) -> f32 {
     (0..3).map(|c| (a[c] - b[c]).powi(2)).sum()
+}
+
+/// Squared distance from a pixel to the nearer table colour.
+fn table_distance2(p: [u8; 3], table: &[[f32; 3]; 2]) -> f32 {
+    let q = [f32::from(p[0]), f32::from(p[1]), f32::from(p[2])];
+    dist2(&q, &table[0]).min(dist2(&q, &table[1]))
 }
 
 /// Squared distance from a pixel to the nearest mix of the two table colours, a little lighter
@@ -287,6 +293,53 @@ pub fn find_start_tile(frame: &Mat, model: &ColourModel) -> opencv::Result<Optio
     Ok(pick.1)
 }
 
+/// How far (patch pixels, a patch side being [`PATCH_PX`]) [`relocate_start`] looks around the
+/// calibrated start tile: about half a tile.
+const RELOCATE_PX: i32 = 32;
+
+/// The start tile where it lies in this frame: its calibrated corners moved by the shift (up to
+/// half a tile) at which the frame looks most like it, so that a camera bumped since setup is
+/// registered again.
+pub fn relocate_start(frame: &Mat, start: &Quad, model: &ColourModel) -> opencv::Result<Quad> {
+    let (patch, to_patch) = quad_patch(frame, start, RELOCATE_PX)?;
+    let map = ClassMap::new(&patch, model, None)?;
+    let d = catalogue().tile_id("D").expect("the start tile type");
+    let template = expected_grid(d, Rotation::R0);
+    let side = PATCH_PX as usize;
+    let score = |x: usize, y: usize| -> f32 {
+        map.grid(x, y, side)
+            .iter()
+            .zip(&template)
+            .map(|(o, t)| o.iter().zip(t).map(|(a, b)| a.min(*b)).sum::<f32>())
+            .sum()
+    };
+    let reach = 2 * RELOCATE_PX as usize;
+    let centre = RELOCATE_PX as usize;
+    let mut best = (score(centre, centre), centre, centre);
+    for y in (0..=reach).step_by(2) {
+        for x in (0..=reach).step_by(2) {
+            let s = score(x, y);
+            if s > best.0 {
+                best = (s, x, y);
+            }
+        }
+    }
+    let (cx, cy) = (best.1, best.2);
+    for y in cy.saturating_sub(1)..=(cy + 1).min(reach) {
+        for x in cx.saturating_sub(1)..=(cx + 1).min(reach) {
+            let s = score(x, y);
+            if s > best.0 {
+                best = (s, x, y);
+            }
+        }
+    }
+    let shift = [
+        best.1 as f64 - f64::from(RELOCATE_PX),
+        best.2 as f64 - f64::from(RELOCATE_PX),
+    ];
+    Ok(shifted_quad(&to_patch, RELOCATE_PX, shift))
+}
+
 /// A tile found on the board.
 #[derive(Clone, Debug)]
 pub struct Located {
@@ -382,7 +435,8 @@ pub fn inside(quad: &Quad, frame: &Mat) -> bool {
     })
 }
 
-/// Reads every tile connected to the start tile (at `start`, which is D at rotation 0).
+/// Reads every tile connected to the start tile (calibrated at `start`, found again near it:
+/// D at rotation 0).
 /// `table` are the table's colours; `figures` the players' enrolment if known.
 pub fn read_board(
     frame: &Mat,
@@ -394,6 +448,7 @@ pub fn read_board(
 ) -> opencv::Result<Vec<Located>> {
     let cat = catalogue();
     let d = cat.tile_id("D").expect("the start tile type");
+    let start = &relocate_start(frame, start, model)?;
     let mut located: HashMap<Pos, Quad> = HashMap::new();
     let mut out = vec![Located {
         pos: Pos::new(0, 0),
@@ -497,12 +552,12 @@ pub fn looks_empty(
             }
             let i = (y * w + x) * 3;
             let p = [bytes[i], bytes[i + 1], bytes[i + 2]];
-            let d = blend_distance2(p, table);
+            let d = table_distance2(p, table);
             all += 1;
             if d < model.nearest_distance2(p) {
                 table_px += 1;
             }
         }
     }
-    Ok(all == 0 || table_px * 10 > all * 4)
+    Ok(all == 0 || table_px * 10 > all * 7)
 }
