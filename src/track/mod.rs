@@ -228,10 +228,12 @@ impl Tracker {
             }
         }
         if laid > 1 {
+            let last = self.turns.len() + usize::from(self.open.is_some());
             let q = format!(
-                "{laid} new tiles at once: committed in the order they appeared; check the last {laid} turns"
+                "{laid} new tiles at once: committed in the order they appeared; check turns {} to {last}",
+                last + 1 - laid
             );
-            self.questions.push(q.clone());
+            self.ask(q.clone());
             events.push(Event::Question(q));
         }
         self.settled += 1;
@@ -285,7 +287,8 @@ impl Tracker {
         let cat = catalogue();
         type Key = (std::cmp::Reverse<u64>, f64);
         let mut best: Option<(Key, Pos, Placement, crate::rules::TileId, Quad)> = None;
-        for &pos in self.game.board().frontier() {
+        let frontier = self.game.board().frontier().to_vec();
+        for pos in frontier {
             let Some(quad) = self.predicted(pos) else {
                 continue;
             };
@@ -327,7 +330,7 @@ impl Tracker {
                     && self.game.legal_placements(c.tile).contains(&placement)
             });
             let Some(c) = legal else {
-                self.questions.push(format!(
+                self.ask(format!(
                     "a tile at ({}, {}) fits no legal reading",
                     pos.x, pos.y
                 ));
@@ -430,7 +433,7 @@ impl Tracker {
                     "{owner}'s follower stands on the tile at ({}, {}), laid in {whose}'s turn: was a tile missed?",
                     pos.x, pos.y
                 );
-                self.questions.push(q.clone());
+                self.ask(q.clone());
                 return Ok(Some(Event::Question(q)));
             }
             return Ok(None);
@@ -452,6 +455,13 @@ impl Tracker {
             self.turns.push(turn);
         }
         Ok(())
+    }
+
+    /// Puts a question to the players, once: the same question is not asked again.
+    fn ask(&mut self, question: String) {
+        if !self.questions.contains(&question) {
+            self.questions.push(question);
+        }
     }
 
     /// Questions that came up (each one a point where a player would have been asked).
