@@ -146,6 +146,14 @@ impl Live {
         leave
     }
 
+    /// Says which tile the current player holds (by name; unknown names are ignored).
+    pub fn hold(&mut self, tile: &str) {
+        if let Some(id) = catalogue().tile_id(tile) {
+            self.hand = Some(tile.to_string());
+            self.worker.send(Command::Hand(Some(id)));
+        }
+    }
+
     fn hand_picker(&mut self, ui: &mut egui::Ui) {
         let cat = catalogue();
         let before = self.hand.clone();

@@ -37,6 +37,8 @@ pub struct AppConfig {
     pub screenshot_turns: usize,
     /// Setup to use instead of the remembered one.
     pub form: Option<SetupForm>,
+    /// The tile in hand at the start (its legal spots are drawn).
+    pub hand: Option<String>,
 }
 
 /// Opens the window and runs until it is closed.
@@ -104,7 +106,10 @@ impl MeeplecamApp {
     fn start(&mut self, ctx: &egui::Context, resume: Option<PathBuf>) {
         let dir = self.journal_dir();
         match Live::start(&self.form, resume, &dir, self.config.speed, ctx) {
-            Ok(live) => {
+            Ok(mut live) => {
+                if let Some(tile) = &self.config.hand {
+                    live.hold(tile);
+                }
                 self.live = Some(live);
                 self.message = None;
             }

@@ -43,6 +43,9 @@ pub struct AppArgs {
     /// Turns to wait for before the screenshot.
     #[arg(long, default_value_t = 12)]
     pub screenshot_turns: usize,
+    /// The tile in hand to start with (its legal spots are drawn), e.g. `D`.
+    #[arg(long)]
+    pub hand: Option<String>,
 }
 
 fn has_display() -> bool {
@@ -94,6 +97,7 @@ pub fn run(args: AppArgs) -> Result<(), Failure> {
         screenshot: args.screenshot.clone(),
         screenshot_turns: args.screenshot_turns,
         form: (form_given || args.screenshot.is_some()).then_some(form),
+        hand: args.hand.clone(),
     })
     .map_err(Failure::Other)
 }
