@@ -41,6 +41,10 @@ const NEW_TILE_CHANGE: f64 = 0.3;
 const SETTLE_FRAMES: usize = 3;
 /// Seconds the table must be still before a picture is read (with a clock).
 pub const SETTLE_S: f64 = 0.5;
+/// Readings tried when the open tile is read again.
+const RE_READ_CANDIDATES: usize = 3;
+/// How much likelier than the committed reading a new one must be to replace it.
+const RE_READ_MARGIN: f64 = 3.0;
 /// Most tiles committed from one quiet picture.
 const MAX_TILES_AT_ONCE: usize = 3;
 
@@ -210,6 +214,7 @@ impl Tracker {
             return Ok(events);
         }
         self.follow_camera(frame)?;
+        events.extend(self.reread_open_tile(frame)?);
         if let Some(e) = self.look_for_follower(frame)? {
             events.push(e);
         }
@@ -386,6 +391,65 @@ impl Tracker {
         }])
     }
 
+    /// Reads the tile of the open turn again in a later still picture (a hand's shadow or a
+    /// half-lifted arm can spoil the first read): if a different reading the rules allow is now
+    /// clearly likelier than the committed one, the turn is corrected.
+    fn reread_open_tile(&mut self, frame: &Mat) -> anyhow::Result<Vec<Event>> {
+        let (Some(open), Some(calib)) = (self.open.clone(), &self.calibration) else {
+            return Ok(Vec::new());
+        };
+        let (Some(pos), Some(rot)) = (open.at, open.rot) else {
+            return Ok(Vec::new());
+        };
+        let Some(quad) = self.quads.get(&pos).copied() else {
+            return Ok(Vec::new());
+        };
+        let model = calib.colours.clone();
+        let (patch, to_patch) = quad_patch(frame, &quad, MARGIN_PX)?;
+        let (mask, _) = self.enrolment.find(&patch, &model, 0.03)?;
+        let (ranked, shift, fit) =
+            self.recognizer
+                .recognize_located(&patch, MARGIN_PX as usize, &model, Some(&mask))?;
+        if fit < MIN_FIT {
+            return Ok(Vec::new());
+        }
+        let cat = catalogue();
+        let same = |c: &crate::vision::tile::Candidate| {
+            cat.tile(c.tile).name == open.tile && c.rot.degrees() == rot
+        };
+        let now = ranked
+            .iter()
+            .find(|c| same(c))
+            .map_or(0.0, |c| c.probability);
+        let mut turns = self.turns();
+        for c in ranked.iter().take(RE_READ_CANDIDATES) {
+            if same(c) || c.probability < RE_READ_MARGIN * now {
+                break;
+            }
+            let mut entry = open.clone();
+            entry.tile = cat.tile(c.tile).name.clone();
+            entry.rot = Some(c.rot.degrees());
+            // A follower already down stays if its feature still exists on the new reading.
+            let last = turns.len() - 1;
+            turns[last] = entry.clone();
+            if self.rebuild(turns.clone()).is_err() {
+                turns[last].follower = None;
+                entry.follower = None;
+                if self.rebuild(turns.clone()).is_err() {
+                    continue;
+                }
+            }
+            self.quads
+                .insert(pos, shifted_quad(&to_patch, MARGIN_PX, shift));
+            return Ok(vec![Event::Tile {
+                pos,
+                tile: entry.tile,
+                rot: c.rot.degrees(),
+            }]);
+        }
+        Ok(Vec::new())
+    }
+
     fn look_for_follower(&mut self, frame: &Mat) -> anyhow::Result<Option<Event>> {
         let (Some(open), Some(calib)) = (&self.open, &self.calibration) else {
             return Ok(None);
@@ -510,6 +574,15 @@ impl Tracker {
     /// last turn stays open for its follower. Checked against the rules first; on error nothing
     /// changes.
     pub fn restore(&mut self, turns: Vec<TurnEntry>) -> anyhow::Result<()> {
+        self.rebuild(turns)?;
+        // Look at every frontier cell afresh.
+        self.frontier_looks.clear();
+        Ok(())
+    }
+
+    /// Rebuilds the game from `turns` (checked first; on error nothing changes), keeping what
+    /// the frontier cells looked like.
+    fn rebuild(&mut self, turns: Vec<TurnEntry>) -> anyhow::Result<()> {
         let mut record = empty_record(&self.players);
         record.turns = turns;
         record.replay_open()?;
@@ -560,8 +633,6 @@ impl Tracker {
                 self.quads.insert(pos, q);
             }
         }
-        // Look at every frontier cell afresh.
-        self.frontier_looks.clear();
         Ok(())
     }
 
