@@ -312,7 +312,8 @@ pub fn recognize(args: RecognizeArgs) -> Result<(), Failure> {
     let mut tiles: Vec<(meeplecam::rules::Pos, meeplecam::vision::tile::Candidate)> =
         fixed.to_vec();
     tiles.extend(read);
-    let homography = grid_homography(&calibration.start).context("homography")?;
+    let homography =
+        meeplecam::vision::locate::quad_homography(&calibration.start).context("homography")?;
     let seen = match &enrolment {
         Some(e) => followers(&img, &found, &tiles, &calibration.colours, &args.players, e)
             .context("reading the followers")?,
@@ -361,26 +362,4 @@ pub fn recognize(args: RecognizeArgs) -> Result<(), Failure> {
         println!("({} tiles, {} followers)", tiles.len(), seen.len());
     }
     Ok(())
-}
-
-/// Grid units (start tile's north-west corner at 0, one tile = 1) → image pixels, from the
-/// start tile's corners.
-fn grid_homography(start: &meeplecam::vision::rectify::Quad) -> opencv::Result<[[f64; 3]; 3]> {
-    use opencv::core::{Point2f, Vector};
-    let src: Vector<Point2f> = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]
-        .iter()
-        .map(|&(x, y)| Point2f::new(x, y))
-        .collect();
-    let dst: Vector<Point2f> = start
-        .iter()
-        .map(|p| Point2f::new(p[0] as f32, p[1] as f32))
-        .collect();
-    let m = imgproc::get_perspective_transform(&src, &dst, opencv::core::DECOMP_LU)?;
-    let mut h = [[0.0; 3]; 3];
-    for (r, row) in h.iter_mut().enumerate() {
-        for (c, v) in row.iter_mut().enumerate() {
-            *v = *m.at_2d::<f64>(r as i32, c as i32)?;
-        }
-    }
-    Ok(h)
 }

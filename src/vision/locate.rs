@@ -68,7 +68,7 @@ pub fn table_colours_near(frame: &Mat, start: &Quad) -> opencv::Result<[[f32; 3]
 }
 
 /// Grid units (the quad's cell: corners (0, 0) … (1, 1)) → image pixels.
-fn quad_homography(quad: &Quad) -> opencv::Result<[[f64; 3]; 3]> {
+pub fn quad_homography(quad: &Quad) -> opencv::Result<[[f64; 3]; 3]> {
     let src: Vector<Point2f> = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]
         .iter()
         .map(|&(x, y)| Point2f::new(x, y))
