@@ -572,3 +572,42 @@ fn wheel_of_fortune_in_selfplay_score_and_legal() {
     let out = meeplecam(&["legal", path.to_str().unwrap(), "--tile", "U"]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("wheel: pig on fortune"));
 }
+
+#[cfg(feature = "vision")]
+#[test]
+fn render_expansion_sheet_needs_no_record_but_a_film_does() {
+    let dir = std::env::temp_dir().join(format!("meeplecam-sheet-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let sheet = dir.join("expansions.png");
+    let out = meeplecam(&[
+        "render",
+        "--expansion-sheet",
+        "--out",
+        sheet.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // A PNG of two 1280×720 pictures, one above the other (IHDR: width, height at bytes 16–23).
+    let png = std::fs::read(&sheet).unwrap();
+    let size = |at: usize| u32::from_be_bytes(png[at..at + 4].try_into().unwrap());
+    assert_eq!((size(16), size(20)), (1280, 1440));
+    // Without the sheet a record is needed.
+    let out = meeplecam(&["render", "--out", sheet.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let record = temp(
+        "sheet.json",
+        &format!(r#"{{"meeplecam": 1, {TWO_PLAYERS}}}"#),
+    );
+    let out = meeplecam(&[
+        "render",
+        "--expansion-sheet",
+        "--record",
+        record.to_str().unwrap(),
+        "--out",
+        sheet.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "the sheet takes no record");
+}

@@ -21,6 +21,7 @@ fn lone_tile(name: &str, rot: Rotation, print: u64) -> TileOnTable {
         angle_deg: 0.8,
         lift_mm: 0.0,
         print,
+        icons: 0,
     }
 }
 

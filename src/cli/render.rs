@@ -8,6 +8,7 @@ use clap::ValueEnum;
 use meeplecam::sim::output::{write_film, write_png, Sink};
 use meeplecam::sim::scene::Renderer;
 use meeplecam::sim::sheet::contact_sheet;
+use meeplecam::sim::showcase::expansion_sheet;
 use meeplecam::sim::style::Style;
 use meeplecam::sim::table::Surface;
 use meeplecam::sim::timeline::{Film, Filming, View};
@@ -39,8 +40,8 @@ pub enum Resolution {
 #[derive(Debug, clap::Args)]
 pub struct RenderArgs {
     /// The game record (or .jcz file).
-    #[arg(long)]
-    record: PathBuf,
+    #[arg(long, required_unless_present = "expansion_sheet")]
+    record: Option<PathBuf>,
     /// A video (.avi, .mkv: FFV1, pixel-exact), a folder of PNG frames, or with --still a PNG.
     #[arg(long)]
     out: PathBuf,
@@ -72,10 +73,20 @@ pub struct RenderArgs {
     /// Write a contact sheet of sample frames in several looks (an image) instead.
     #[arg(long, conflicts_with = "still")]
     contact_sheet: bool,
+    /// Write a picture of the expansions' drawings instead (the Wheel board, hills, vineyards,
+    /// wheel icons, every kind of figure), from above and from the side; needs no record.
+    #[arg(long, conflicts_with_all = ["still", "contact_sheet", "record"])]
+    expansion_sheet: bool,
 }
 
 pub fn run(args: RenderArgs) -> Result<(), Failure> {
-    let (record, _) = read_record(&args.record)?;
+    let Some(path) = &args.record else {
+        let sheet = expansion_sheet(args.style, args.seed).context("rendering")?;
+        write_png(&args.out, &sheet)?;
+        println!("wrote {}", args.out.display());
+        return Ok(());
+    };
+    let (record, _) = read_record(path)?;
     if !(args.fps > 0.0 && args.fps <= 120.0) {
         return Err(Failure::BadInput(anyhow!("--fps must be in (0, 120]")));
     }
@@ -92,7 +103,7 @@ pub fn run(args: RenderArgs) -> Result<(), Failure> {
         seed: args.seed,
     };
     let film = Film::plan(&record, &filming).map_err(|e| {
-        Failure::BadInput(anyhow::Error::new(e).context(args.record.display().to_string()))
+        Failure::BadInput(anyhow::Error::new(e).context(path.display().to_string()))
     })?;
     let surface = Surface::ALL[(args.seed % Surface::ALL.len() as u64) as usize];
     let mut renderer = Renderer::new(Style::preset(args.style), surface, args.seed);

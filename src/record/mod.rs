@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::rules::{Colour, Expansion, Figure, FlockAction, Pos, RuleOptions, Sector};
 
-pub use replay::{setup_of, turn_of, Replay, ReplayError};
+pub use replay::{play_entry, setup_of, turn_of, Played, Replay, ReplayError};
 
 /// The record format version this build writes and reads.
 pub const FORMAT_VERSION: u32 = 1;

@@ -2,7 +2,7 @@
 
 use crate::rules::{
     catalogue, Colour, Deploy, Expansions, FlockActions, Game, Placement, Port, Rotation,
-    ScoreEvent, Setup, Spin, TileId, Turn,
+    ScoreEvent, Setup, Spin, TileId, Turn, TurnReport,
 };
 
 use super::{Record, TurnEntry, WheelEntry};
@@ -42,49 +42,13 @@ pub(super) fn replay(record: &Record, finish: bool) -> Result<Replay, ReplayErro
     let names: Vec<String> = record.players.iter().map(|p| p.name.clone()).collect();
     let mut events = Vec::new();
     for (i, entry) in record.turns.iter().enumerate() {
-        let turn_err = |reason: String| ReplayError::Turn {
+        let played = play_entry(&mut game, entry, &names).map_err(|reason| ReplayError::Turn {
             turn: i + 1,
             reason,
-        };
-        if let Some(name) = &entry.player {
-            let expected = &names[game.current_player().index()];
-            if name != expected {
-                return Err(turn_err(format!("it is {expected}'s turn, not {name}'s")));
-            }
-        }
-        if entry.extra.is_some_and(|e| e != game.is_extra_turn()) {
-            let why = if game.is_extra_turn() {
-                "this is the second part of a builder's double turn"
-            } else {
-                "this is no builder's extra turn"
-            };
-            return Err(turn_err(why.into()));
-        }
-        let turn = turn_of(entry).map_err(turn_err)?;
-        let under = match under_of(entry) {
-            Some(name) => Some(tile_id(name).map_err(turn_err)?),
-            None => None,
-        };
-        let wheel = entry.wheel.clone().unwrap_or_default();
-        if let Some(spin) = spin_of(&wheel, &names, &game).map_err(turn_err)? {
-            let drawn = match turn {
-                Turn::Place { tile, .. } | Turn::Discard { tile } => tile,
-            };
-            let report = game
-                .spin(drawn, &spin)
-                .map_err(|e| turn_err(e.to_string()))?;
+        })?;
+        for report in played.spin.into_iter().chain([played.turn]) {
             events.extend(report.events);
         }
-        let report = match (turn, under, &wheel.crown) {
-            (Turn::Discard { .. }, Some(_), _) => {
-                return Err(turn_err("a discarded tile has nothing under it".into()))
-            }
-            (_, _, Some(crown)) => game.play_crowned(turn, crown.sector, crown.figure, under),
-            (Turn::Place { .. }, Some(under), None) => game.play_over(turn, under),
-            (_, None, None) => game.play(turn),
-        }
-        .map_err(|e| turn_err(e.to_string()))?;
-        events.extend(report.events);
     }
     if finish {
         events.extend(
@@ -98,6 +62,56 @@ pub(super) fn replay(record: &Record, finish: bool) -> Result<Replay, ReplayErro
         names,
         colours: record.players.iter().map(|p| p.colour).collect(),
     })
+}
+
+/// What one record entry did to the game.
+#[derive(Clone, Debug)]
+pub struct Played {
+    /// The wheel's turn before the tile was laid (The Wheel of Fortune), if its icon turned it.
+    pub spin: Option<TurnReport>,
+    /// The turn itself.
+    pub turn: TurnReport,
+}
+
+/// Plays one record entry on `game` (players named `names` in seat order): the wheel's turn, if
+/// any, then the tile, its figure or crown and the hill's under-tile; the error says why not.
+pub fn play_entry(game: &mut Game, entry: &TurnEntry, names: &[String]) -> Result<Played, String> {
+    if let Some(name) = &entry.player {
+        let expected = &names[game.current_player().index()];
+        if name != expected {
+            return Err(format!("it is {expected}'s turn, not {name}'s"));
+        }
+    }
+    if entry.extra.is_some_and(|e| e != game.is_extra_turn()) {
+        let why = if game.is_extra_turn() {
+            "this is the second part of a builder's double turn"
+        } else {
+            "this is no builder's extra turn"
+        };
+        return Err(why.into());
+    }
+    let turn = turn_of(entry)?;
+    let under = under_of(entry).map(tile_id).transpose()?;
+    let wheel = entry.wheel.clone().unwrap_or_default();
+    let spin = match spin_of(&wheel, names, game)? {
+        Some(spin) => {
+            let drawn = match turn {
+                Turn::Place { tile, .. } | Turn::Discard { tile } => tile,
+            };
+            Some(game.spin(drawn, &spin).map_err(|e| e.to_string())?)
+        }
+        None => None,
+    };
+    let turn = match (turn, under, &wheel.crown) {
+        (Turn::Discard { .. }, Some(_), _) => {
+            return Err("a discarded tile has nothing under it".into())
+        }
+        (_, _, Some(crown)) => game.play_crowned(turn, crown.sector, crown.figure, under),
+        (Turn::Place { .. }, Some(under), None) => game.play_over(turn, under),
+        (_, None, None) => game.play(turn),
+    }
+    .map_err(|e| e.to_string())?;
+    Ok(Played { spin, turn })
 }
 
 /// The engine setup a record asks for.

@@ -6,27 +6,29 @@ use opencv::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::marks;
 use super::style::{Bgr, Style};
+use super::wheel;
 use crate::geometry::{inside_polygon, Outline, Point as TilePoint, SceneryKind, TileShape};
 use crate::rules::{catalogue, FeatureKind, Good, TileId};
 
 /// Side of a painted tile in pixels.
 pub const ART_PX: i32 = 160;
 /// Sub-pixel bits used for drawing.
-const SHIFT: i32 = 4;
+pub(super) const SHIFT: i32 = 4;
 /// River and lake water.
 const WATER: Bgr = [190.0, 135.0, 60.0];
 
-fn scalar(c: Bgr) -> Scalar {
+pub(super) fn scalar(c: Bgr) -> Scalar {
     Scalar::new(c[0], c[1], c[2], 0.0)
 }
 
-fn darker(c: Bgr, f: f64) -> Bgr {
+pub(super) fn darker(c: Bgr, f: f64) -> Bgr {
     [c[0] * f, c[1] * f, c[2] * f]
 }
 
 /// A tile-unit point as a fixed-point pixel position.
-fn px(p: TilePoint) -> Point {
+pub(super) fn px(p: TilePoint) -> Point {
     let s = f64::from(ART_PX) * f64::from(1 << SHIFT);
     Point::new(
         (f64::from(p[0]) * s).round() as i32,
@@ -34,7 +36,7 @@ fn px(p: TilePoint) -> Point {
     )
 }
 
-fn poly(points: &[TilePoint]) -> Vector<Vector<Point>> {
+pub(super) fn poly(points: &[TilePoint]) -> Vector<Vector<Point>> {
     let mut out = Vector::new();
     out.push(points.iter().map(|&p| px(p)).collect());
     out
@@ -45,13 +47,24 @@ fn on_border(a: TilePoint, b: TilePoint) -> bool {
     (edge(a[0]) && a[0] == b[0]) || (edge(a[1]) && a[1] == b[1])
 }
 
-/// Paints `tile` in catalogue orientation. The same `seed` gives the same pixels.
+/// Paints `tile` in catalogue orientation, a copy without a wheel icon. The same `seed` gives
+/// the same pixels.
 pub fn paint_tile(tile: TileId, style: &Style, seed: u64) -> opencv::Result<Mat> {
+    paint_copy(tile, 0, style, seed)
+}
+
+/// Paints a copy of `tile` that shows `icons` wheel icons (0 for none), in catalogue
+/// orientation, with the hill and vineyard its type has; a cell of the Wheel board shows its part
+/// of the wheel. The same `seed` gives the same pixels.
+pub fn paint_copy(tile: TileId, icons: u8, style: &Style, seed: u64) -> opencv::Result<Mat> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let shape = TileShape::of(tile);
     let ty = catalogue().tile(tile);
     let mut img = Mat::new_rows_cols_with_default(ART_PX, ART_PX, CV_8UC3, scalar(style.field))?;
     grass(&mut img, style, &mut rng)?;
+    if ty.hill {
+        marks::hill_contours(&mut img, style)?;
+    }
     for piece in &shape.scenery {
         match (piece.kind, &piece.outline) {
             (SceneryKind::River, Outline::Strip { centreline, width }) => {
@@ -109,18 +122,36 @@ pub fn paint_tile(tile: TileId, style: &Style, seed: u64) -> opencv::Result<Mat>
         )?;
         house(&mut img, [p[0] + 0.05, p[1] - 0.03], 0.045, style)?;
     }
+    if ty.vineyard {
+        let spot = marks::free_spot(ty, shape, marks::VINEYARD_HALF, [0.5, 0.72]);
+        marks::vineyard(&mut img, spot.unwrap_or([0.5, 0.8]))?;
+    }
+    if icons > 0 {
+        let spot = marks::free_spot(ty, shape, marks::icons_half(icons), [0.2, 0.85]);
+        marks::wheel_icons(&mut img, spot.unwrap_or([0.2, 0.88]), icons)?;
+    }
+    let cell = wheel::board_cell(tile);
+    if let Some(cell) = cell {
+        wheel::paint_wheel_part(&mut img, cell)?;
+    }
+    if ty.hill {
+        marks::hill_shading(&mut img)?;
+    }
     texture(&mut img, style, &mut rng)?;
-    // The cut edge of the cardboard.
-    let edge = poly(&[[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]);
-    imgproc::polylines(
-        &mut img,
-        &edge,
-        true,
-        scalar(darker(style.field, 0.6)),
-        2,
-        LINE_AA,
-        SHIFT,
-    )?;
+    // The cut edge of the cardboard: a board cell's only on the board's outer sides.
+    let corners: [TilePoint; 4] = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]];
+    let edge = scalar(darker(style.field, 0.6));
+    match cell {
+        None => imgproc::polylines(&mut img, &poly(&corners), true, edge, 2, LINE_AA, SHIFT)?,
+        Some((col, row)) => {
+            let last = wheel::BOARD_CELLS - 1;
+            let cut = [row == 0, col == last, row == last, col == 0];
+            for side in (0..4).filter(|&k| cut[k]) {
+                let (a, b) = (corners[side], corners[(side + 1) % 4]);
+                imgproc::line(&mut img, px(a), px(b), edge, 2, LINE_AA, SHIFT)?;
+            }
+        }
+    }
     Ok(img)
 }
 
@@ -255,7 +286,7 @@ fn road(img: &mut Mat, line: &[TilePoint], style: &Style) -> opencv::Result<()> 
     Ok(())
 }
 
-fn fill(img: &mut Mat, points: &[TilePoint], colour: Bgr) -> opencv::Result<()> {
+pub(super) fn fill(img: &mut Mat, points: &[TilePoint], colour: Bgr) -> opencv::Result<()> {
     imgproc::fill_poly(
         img,
         &poly(points),
@@ -285,7 +316,7 @@ fn stroke(
     imgproc::polylines(img, &pts, false, scalar(colour), inner, LINE_AA, SHIFT)
 }
 
-fn ellipse(c: TilePoint, rx: f32, ry: f32) -> Vec<TilePoint> {
+pub(super) fn ellipse(c: TilePoint, rx: f32, ry: f32) -> Vec<TilePoint> {
     (0..20)
         .map(|k| {
             let a = k as f32 * std::f32::consts::TAU / 20.0;

@@ -1,41 +1,13 @@
-//! Followers as the camera sees them: an extruded meeple, standing or lying, shaded and with a
-//! shadow on the table.
+//! Figures as the camera sees them: an extruded wooden shape of their kind ([`Body`]), standing
+//! or lying, shaded and with a shadow on the table.
 
 use opencv::core::{Mat, Point, Scalar, Vector};
 use opencv::imgproc::{self, LINE_AA};
 use opencv::prelude::*;
 
+use super::bodies::Body;
 use super::camera::{Camera, Vec3};
 use crate::rules::Colour;
-
-/// Height of a standing meeple in millimetres.
-pub const MEEPLE_HEIGHT: f64 = 18.0;
-/// Width of a meeple (arm to arm) in millimetres.
-pub const MEEPLE_WIDTH: f64 = 16.0;
-/// Thickness of a meeple in millimetres.
-pub const MEEPLE_DEPTH: f64 = 8.0;
-
-/// The meeple's outline: `u` across (−½…½ of the width), `v` from feet (0) to head (1).
-const OUTLINE: [[f64; 2]; 18] = [
-    [-0.50, 0.00],
-    [-0.12, 0.00],
-    [0.00, 0.22],
-    [0.12, 0.00],
-    [0.50, 0.00],
-    [0.33, 0.40],
-    [0.50, 0.55],
-    [0.47, 0.64],
-    [0.17, 0.62],
-    [0.19, 0.78],
-    [0.12, 0.93],
-    [0.00, 1.00],
-    [-0.12, 0.93],
-    [-0.19, 0.78],
-    [-0.17, 0.62],
-    [-0.47, 0.64],
-    [-0.50, 0.55],
-    [-0.33, 0.40],
-];
 
 /// The paint colour of a player's figures (blue, green, red).
 pub fn colour_bgr(c: Colour) -> [f64; 3] {
@@ -54,15 +26,18 @@ pub fn colour_bgr(c: Colour) -> [f64; 3] {
 /// How a follower lies on the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Pose {
-    /// Upright: thief, knight, monk.
+    /// Upright: thief, knight, monk, and every special figure.
     Standing,
     /// On its back: farmer.
     Lying,
 }
 
-/// A meeple to draw: where its base centre is (table mm), which way it faces, its colour.
+/// A figure to draw: its kind, where its base centre is (table mm), which way it faces, its
+/// colour.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Figure {
+    /// Which figure (follower, large follower, builder, pig, shepherd).
+    pub kind: crate::rules::Figure,
     /// Base centre on the table (mm).
     pub base: [f64; 2],
     /// Direction the figure faces (radians, 0 = towards south).
@@ -80,29 +55,30 @@ fn faces(fig: &Figure) -> (Vec<Vec3>, Vec<Vec3>) {
     let side = [c, -s, 0.0];
     let up = [0.0, 0.0, -1.0];
     let b = [fig.base[0], fig.base[1], 0.0];
-    let (v_axis, n_axis, origin, v_len) = match fig.pose {
-        Pose::Standing => (up, facing, b, MEEPLE_HEIGHT),
+    let body = Body::of(fig.kind);
+    let (v_axis, n_axis, origin) = match fig.pose {
+        Pose::Standing => (up, facing, b),
         Pose::Lying => {
             let o = [
-                b[0] - facing[0] * MEEPLE_HEIGHT / 2.0,
-                b[1] - facing[1] * MEEPLE_HEIGHT / 2.0,
-                -MEEPLE_DEPTH / 2.0,
+                b[0] - facing[0] * body.height / 2.0,
+                b[1] - facing[1] * body.height / 2.0,
+                -body.depth / 2.0,
             ];
-            (facing, up, o, MEEPLE_HEIGHT)
+            (facing, up, o)
         }
     };
     let point = |uv: [f64; 2], n: f64| -> Vec3 {
-        let u = uv[0] * MEEPLE_WIDTH;
-        let v = uv[1] * v_len;
+        let u = uv[0] * body.width;
+        let v = uv[1] * body.height;
         [
             origin[0] + side[0] * u + v_axis[0] * v + n_axis[0] * n,
             origin[1] + side[1] * u + v_axis[1] * v + n_axis[1] * n,
             origin[2] + side[2] * u + v_axis[2] * v + n_axis[2] * n,
         ]
     };
-    let half = MEEPLE_DEPTH / 2.0;
-    let front = OUTLINE.iter().map(|&uv| point(uv, half)).collect();
-    let back = OUTLINE.iter().map(|&uv| point(uv, -half)).collect();
+    let half = body.depth / 2.0;
+    let front = body.outline.iter().map(|&uv| point(uv, half)).collect();
+    let back = body.outline.iter().map(|&uv| point(uv, -half)).collect();
     (front, back)
 }
 

@@ -11,17 +11,18 @@ use opencv::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::art::{paint_tile, ART_PX};
+use super::art::{paint_copy, ART_PX};
 use super::artwork::Artwork;
 use super::camera::{apply_homography as apply, invert_homography, Camera};
 use super::effects::{self, Lighting};
-use super::figures::{colour_bgr, draw_figure, draw_shadow, Figure, Pose};
+use super::figures::{colour_bgr, draw_figure, draw_shadow, Figure as Figure3d, Pose};
 use super::hand::{draw_arm, Arm};
 use super::style::Style;
 use super::table::{paint_surface, Surface};
 use super::truth::{FrameTruth, HeldTruth, MeepleTruth, TileTruth};
+use super::wheel::board_cell;
 use crate::geometry::{rotate, Point as TilePoint, TileShape};
-use crate::rules::{catalogue, Colour, FeatureKind, Port, Pos, Rotation, TileId};
+use crate::rules::{catalogue, Colour, FeatureKind, Figure, Port, Pos, Rotation, TileId};
 
 /// Side of a tile in millimetres.
 pub const TILE_MM: f64 = 45.0;
@@ -45,6 +46,8 @@ pub struct TileOnTable {
     pub lift_mm: f64,
     /// Seed of this physical tile's print (colour jitter, texture).
     pub print: u64,
+    /// Wheel icons printed on this copy (The Wheel of Fortune): 1–3, or 0 for none.
+    pub icons: u8,
 }
 
 impl TileOnTable {
@@ -67,14 +70,35 @@ impl TileOnTable {
 
     /// Where a follower on `port` stands, in table mm.
     pub fn anchor_mm(&self, port: Port) -> Option<[f64; 2]> {
+        self.spot_mm(port, Figure::Normal)
+    }
+
+    /// Where a figure of `kind` on `port` stands, in table mm: a follower on its feature's
+    /// anchor, a special figure beside it (still on the feature), so that both can be seen.
+    pub fn spot_mm(&self, port: Port, kind: Figure) -> Option<[f64; 2]> {
         let ty = catalogue().tile(self.tile);
         let local = ty.feature_at_rotated(port, self.rot)?;
-        let anchor = TileShape::of(self.tile).features[local].anchor;
-        Some(self.to_table(rotate(anchor, self.rot)))
+        let shape = TileShape::of(self.tile);
+        let anchor = shape.features[local].anchor;
+        let beside = [
+            [0.17, 0.0],
+            [-0.17, 0.0],
+            [0.0, 0.17],
+            [0.0, -0.17],
+            [0.12, 0.12],
+        ]
+        .into_iter()
+        .map(|[dx, dy]| [anchor[0] + dx, anchor[1] + dy])
+        .find(|&p| shape.labels.at(p) == local as u8);
+        let at = match (kind.is_follower(), beside) {
+            (false, Some(p)) => p,
+            _ => anchor,
+        };
+        Some(self.to_table(rotate(at, self.rot)))
     }
 }
 
-/// A follower on the table.
+/// A figure on the table: a follower or a special figure.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MeepleOnTable {
     /// Owner's colour.
@@ -85,16 +109,23 @@ pub struct MeepleOnTable {
     pub port: Port,
     /// The feature's kind.
     pub kind: FeatureKind,
-    /// Where and how it stands.
-    pub figure: Figure,
+    /// Where and how it stands, and which figure it is.
+    pub figure: Figure3d,
 }
 
 impl MeepleOnTable {
-    /// A follower at the anchor of `port` on `tile`: farmers lie, the others stand.
-    pub fn on(tile: &TileOnTable, port: Port, colour: Colour, yaw: f64) -> Option<MeepleOnTable> {
+    /// A figure of `kind` on the feature at `port` of `tile`: farmers lie, the others (special
+    /// figures on fields too) stand.
+    pub fn on(
+        tile: &TileOnTable,
+        port: Port,
+        colour: Colour,
+        kind: Figure,
+        yaw: f64,
+    ) -> Option<MeepleOnTable> {
         let ty = catalogue().tile(tile.tile);
-        let kind = ty.features[ty.feature_at_rotated(port, tile.rot)?].kind;
-        let pose = if kind == FeatureKind::Field {
+        let feature = ty.features[ty.feature_at_rotated(port, tile.rot)?].kind;
+        let pose = if feature == FeatureKind::Field && kind.is_follower() {
             Pose::Lying
         } else {
             Pose::Standing
@@ -103,9 +134,10 @@ impl MeepleOnTable {
             colour,
             cell: tile.cell,
             port,
-            kind,
-            figure: Figure {
-                base: tile.anchor_mm(port)?,
+            kind: feature,
+            figure: Figure3d {
+                kind,
+                base: tile.spot_mm(port, kind)?,
                 yaw,
                 pose,
                 colour: colour_bgr(colour),
@@ -166,7 +198,7 @@ pub struct Renderer {
     style: Style,
     surface: Surface,
     seed: u64,
-    art: HashMap<(u64, TileId, Rotation), Mat>,
+    art: HashMap<(u64, TileId, u8, Rotation), Mat>,
     artwork: Option<Artwork>,
     background: Option<(Camera, Mat, Option<Maps>)>,
     board: Option<(BoardKey, Mat, Option<Maps>)>,
@@ -206,7 +238,7 @@ impl Renderer {
     }
 
     fn tile_art(&mut self, t: &TileOnTable) -> opencv::Result<&Mat> {
-        let key = (t.print, t.tile, t.rot);
+        let key = (t.print, t.tile, t.icons, t.rot);
         if !self.art.contains_key(&key) {
             let picture = self.artwork.as_ref().and_then(|a| a.tile(t.tile));
             let art = match picture {
@@ -214,7 +246,7 @@ impl Renderer {
                 None => {
                     let mut rng = ChaCha8Rng::seed_from_u64(t.print ^ self.seed);
                     let style = self.style.jittered(&mut rng, 0.06);
-                    paint_tile(t.tile, &style, t.print ^ self.seed)?
+                    paint_copy(t.tile, t.icons, &style, t.print ^ self.seed)?
                 }
             };
             let turned = match t.rot {
@@ -345,8 +377,14 @@ impl Renderer {
         if bounds.width <= 0 || bounds.height <= 0 {
             return Ok(());
         }
-        // The art's outer edges lie half a pixel beyond its corner pixels' centres.
-        let (a, b) = (-0.5f32, ART_PX as f32 - 0.5);
+        // The art's outer edges lie half a pixel beyond its corner pixels' centres. A cell of the
+        // Wheel board bleeds a pixel into its neighbours so that no seam shows between them.
+        let bleed = if board_cell(t.tile).is_some() {
+            1.0
+        } else {
+            0.0
+        };
+        let (a, b) = (bleed - 0.5f32, ART_PX as f32 - 0.5 - bleed);
         let src: Vector<Point2f> =
             Vector::from_iter([(a, a), (b, a), (b, b), (a, b)].map(|(x, y)| Point2f::new(x, y)));
         let dst: Vector<Point2f> = dst
@@ -492,12 +530,14 @@ fn truth(scene: &Scene) -> FrameTruth {
         tile: cat.tile(t.tile).name.clone(),
         cell: [t.cell.x, t.cell.y],
         rot: t.rot.degrees(),
+        icons: t.icons,
         offset_mm: t.offset_mm,
         angle_deg: t.angle_deg,
         corners_px: t.corners_mm().map(|c| px(c, -t.lift_mm)),
     };
     let meeple_truth = |m: &MeepleOnTable| MeepleTruth {
         colour: m.colour,
+        figure: m.figure.kind,
         cell: [m.cell.x, m.cell.y],
         port: m.port.name().to_string(),
         feature: m.kind.name().to_string(),

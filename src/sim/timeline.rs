@@ -9,8 +9,9 @@ use super::camera::{apply_homography, invert_homography, Camera};
 use super::effects::Lighting;
 use super::hand::Arm;
 use super::scene::{Held, MeepleOnTable, Scene, Sensor, TileOnTable, CELL_MM, TILE_MM};
-use crate::record::{Record, ReplayError};
-use crate::rules::{Colour, Game, Placement, Pos, Turn};
+use super::wheel;
+use crate::record::{play_entry, Record, ReplayError};
+use crate::rules::{Colour, Game, Meeple, Placement, Pos, Turn};
 
 /// From where the camera looks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,12 +48,15 @@ pub struct Shot {
     pub time_s: f64,
 }
 
-/// Lays out a record on the table: every tile as laid, with its placement error.
+/// Lays out a record on the table: every tile as laid, with its placement error. The first
+/// `board` tiles, when more than one, are the Wheel of Fortune's board: one piece of cardboard,
+/// its cells abutting, one print, shifted and turned as a whole.
 fn lay_out(
     game_tiles: &[(Placement, crate::rules::TileId)],
+    board: usize,
     rng: &mut ChaCha8Rng,
 ) -> Vec<TileOnTable> {
-    game_tiles
+    let mut laid: Vec<TileOnTable> = game_tiles
         .iter()
         .map(|&(p, tile)| TileOnTable {
             tile,
@@ -62,8 +66,13 @@ fn lay_out(
             angle_deg: rng.random_range(-2.0..2.0),
             lift_mm: 0.0,
             print: rng.random(),
+            icons: 0,
         })
-        .collect()
+        .collect();
+    if board > 1 {
+        wheel::lay_board(&mut laid[..board]);
+    }
+    laid
 }
 
 /// A camera that keeps the whole final board in view.
@@ -138,17 +147,21 @@ impl Film {
             .iter()
             .map(|t| (t.placement, t.tile))
             .collect();
-        let laid = lay_out(&placed, &mut rng);
+        let mut game = Game::new(&crate::record::setup_of(record)?)
+            .map_err(|e| ReplayError::Setup(e.to_string()))?;
+        let start = game.board().tiles().len();
+        let laid = lay_out(&placed, start, &mut rng);
         let cells: Vec<Pos> = placed.iter().map(|(p, _)| p.pos).collect();
         let camera = frame_board(&cells, filming, &mut rng);
         let colours: Vec<Colour> = record.players.iter().map(|p| p.colour).collect();
+        let names: Vec<String> = record.players.iter().map(|p| p.name.clone()).collect();
         let mut director = Director {
             rng,
             fps: filming.fps,
             camera: camera.clone(),
             light_from: Lighting::random(&mut ChaCha8Rng::seed_from_u64(filming.seed ^ 1)),
             light_to: Lighting::random(&mut ChaCha8Rng::seed_from_u64(filming.seed ^ 2)),
-            tiles: vec![laid[0]],
+            tiles: laid[..start].to_vec(),
             meeples: Vec::new(),
             shots: Vec::new(),
             turn: 0,
@@ -164,21 +177,22 @@ impl Film {
             None
         };
         director.idle(1.0);
-        let mut game = Game::new(&crate::record::setup_of(record)?)
-            .map_err(|e| ReplayError::Setup(e.to_string()))?;
-        let mut next_tile = 1;
+        let mut next_tile = start;
         for (i, entry) in record.turns.iter().enumerate() {
             let seat = game.current_player().index();
-            let turn = crate::record::turn_of(entry).map_err(|reason| ReplayError::Turn {
+            let turn_err = |reason: String| ReplayError::Turn {
                 turn: i + 1,
                 reason,
-            })?;
-            let report = game.play(turn).map_err(|e| ReplayError::Turn {
-                turn: i + 1,
-                reason: e.to_string(),
-            })?;
+            };
+            let turn = crate::record::turn_of(entry).map_err(turn_err)?;
+            let played = play_entry(&mut game, entry, &names).map_err(turn_err)?;
+            // Pestilence takes followers away before the tile is laid.
+            for gone in played.spin.iter().flat_map(|s| &s.returned) {
+                director.take_meeple(gone, colours[gone.player.index()], seat);
+            }
             if let Turn::Place { follower, .. } = turn {
-                let tile = laid[next_tile];
+                let mut tile = laid[next_tile];
+                tile.icons = entry.wheel.as_ref().and_then(|w| w.icon).unwrap_or(0);
                 next_tile += 1;
                 director.bring_tile(tile, seat);
                 if let Some(deploy) = follower {
@@ -187,14 +201,17 @@ impl Film {
                         director.idle(late);
                     }
                     let yaw = director.rng.random_range(-0.5..0.5);
-                    if let Some(m) = MeepleOnTable::on(&tile, deploy.port, colours[seat], yaw) {
+                    let colour = colours[seat];
+                    if let Some(m) =
+                        MeepleOnTable::on(&tile, deploy.port, colour, deploy.figure, yaw)
+                    {
                         director.bring_meeple(m, seat);
                     }
                 }
             }
             director.turn = game.turn();
-            for gone in report.returned {
-                director.take_meeple(gone.pos, colours[gone.player.index()], seat);
+            for gone in &played.turn.returned {
+                director.take_meeple(gone, colours[gone.player.index()], seat);
             }
             director.idle(0.8);
             if Some(i) == nudge_turn {
@@ -366,11 +383,11 @@ impl Director {
         self.reach(seat, m.figure.base, 0.5, true, &|_| None);
     }
 
-    fn take_meeple(&mut self, cell: Pos, colour: Colour, seat: usize) {
+    fn take_meeple(&mut self, gone: &Meeple, colour: Colour, seat: usize) {
         let Some(i) = self
             .meeples
             .iter()
-            .position(|m| m.cell == cell && m.colour == colour)
+            .position(|m| m.cell == gone.pos && m.colour == colour && m.figure.kind == gone.figure)
         else {
             return;
         };

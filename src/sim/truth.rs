@@ -7,10 +7,12 @@
 //!   north-west corner at the origin);
 //! - `homography`: table mm (z = 0) → pixels of the undistorted image, row-major 3×3;
 //! - `lighting`;
-//! - `tiles`: type, grid `cell`, `rot`, placement error (`offset_mm`, `angle_deg`) and the four
-//!   corners NW, NE, SE, SW in pixels of the delivered (distorted) image;
-//! - `meeples`: `colour`, `cell`, `port`, `feature`, `pose` (standing or lying) and `base_px`, the
-//!   pixel under the centre of the figure's base;
+//! - `tiles`: type, grid `cell`, `rot`, wheel `icons` printed on the copy (0–3), placement error
+//!   (`offset_mm`, `angle_deg`) and the four corners NW, NE, SE, SW in pixels of the delivered
+//!   (distorted) image;
+//! - `meeples`: `colour`, `figure` (`normal`, `large`, `builder`, `pig` or `shepherd`), `cell`,
+//!   `port`, `feature`, `pose` (standing or lying) and `base_px`, the pixel under the centre of
+//!   the figure's base;
 //! - `hand`: whether an arm is in view (its exact mask is written separately);
 //! - `held`: the tile or follower in that hand, if any.
 
@@ -18,7 +20,7 @@ use serde::Serialize;
 
 use super::camera::Camera;
 use super::effects::Lighting;
-use crate::rules::Colour;
+use crate::rules::{Colour, Figure};
 
 /// Ground truth of one frame.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -56,6 +58,8 @@ pub struct TileTruth {
     pub cell: [i32; 2],
     /// Rotation in degrees.
     pub rot: u16,
+    /// Wheel icons printed on this copy (The Wheel of Fortune), 0 for none.
+    pub icons: u8,
     /// Offset of its centre from the cell centre, mm.
     pub offset_mm: [f64; 2],
     /// Turn off the grid, degrees clockwise.
@@ -64,11 +68,13 @@ pub struct TileTruth {
     pub corners_px: [[f64; 2]; 4],
 }
 
-/// A follower's truth.
+/// A figure's truth.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MeepleTruth {
     /// Owner's colour.
     pub colour: Colour,
+    /// Which figure.
+    pub figure: Figure,
     /// Cell of the tile it stands on.
     pub cell: [i32; 2],
     /// A port of its feature.
