@@ -189,6 +189,101 @@ fn rotations_the_rules_cannot_tell_apart() {
     assert!(same_for_the_rules(id("H"), Rotation::R90, Rotation::R270));
 }
 
+/// A colour model calibrated on a start tile rendered in `style`, and the camera and light.
+fn calibrated(style: usize) -> ColourModel {
+    let (cam, light, sensor) = lone_setup();
+    let mut renderer = Renderer::new(Style::preset(style), Surface::Wood, style as u64);
+    let scene = Scene {
+        tiles: vec![lone_tile("D", Rotation::R0, 999)],
+        meeples: vec![],
+        arm: None,
+        held: None,
+        lighting: light,
+        camera: cam.clone(),
+    };
+    let frame = renderer.render(&scene, &sensor, 0).unwrap();
+    let patch = cell_patch(&frame.image, &cam, Pos::new(0, 0))
+        .unwrap()
+        .unwrap();
+    let mut model = ColourModel::default();
+    model.calibrate(&patch, "D", Rotation::R0).unwrap();
+    model
+}
+
+/// An overhead camera over one cell, soft uneven light and a webcam's sensor.
+fn lone_setup() -> (Camera, Lighting, Sensor) {
+    (
+        Camera::overhead([320, 320], 40.0, [22.75, 22.75], 130.0),
+        Lighting {
+            direction: [0.2, 0.3, 1.0],
+            gain: [1.0; 3],
+            gradient: [0.05, -0.03],
+            vignette: 0.1,
+        },
+        Sensor {
+            noise: 2.0,
+            jpeg_quality: Some(85),
+            blur: None,
+        },
+    )
+}
+
+#[test]
+fn the_sides_of_every_tile_tell_its_edges_in_every_style() {
+    use meeplecam::vision::edges::{edge_kinds, EdgeEvidence};
+    use meeplecam::vision::terrain::ClassMap;
+    let cat = catalogue();
+    let (cam, light, sensor) = lone_setup();
+    let readings: Vec<_> = cat
+        .set("base")
+        .unwrap()
+        .counts
+        .iter()
+        .flat_map(|&(id, _)| Rotation::ALL.map(|r| edge_kinds(id, r)))
+        .collect();
+    let mut wrong = Vec::new();
+    for style in 0..Style::PRESETS {
+        let model = calibrated(style);
+        let mut renderer = Renderer::new(Style::preset(style), Surface::Wood, style as u64);
+        for (i, &(id, _)) in cat.set("base").unwrap().counts.iter().enumerate() {
+            for rot in Rotation::ALL {
+                let t = lone_tile(
+                    &cat.tile(id).name,
+                    rot,
+                    (i * 4 + rot.quarter_turns()) as u64,
+                );
+                let scene = Scene {
+                    tiles: vec![t],
+                    meeples: vec![],
+                    arm: None,
+                    held: None,
+                    lighting: light,
+                    camera: cam.clone(),
+                };
+                let frame = renderer.render(&scene, &sensor, 0).unwrap();
+                let patch = cell_patch(&frame.image, &cam, Pos::new(0, 0))
+                    .unwrap()
+                    .unwrap();
+                let map = ClassMap::new(&patch, &model, None).unwrap();
+                let seen = EdgeEvidence::observe(&map, 0, 0, map.width());
+                let truth = edge_kinds(id, rot);
+                let best = readings
+                    .iter()
+                    .max_by(|a, b| seen.log_likelihood(a).total_cmp(&seen.log_likelihood(b)))
+                    .unwrap();
+                if seen.log_likelihood(best) > seen.log_likelihood(&truth) {
+                    wrong.push(format!(
+                        "style {style}: {} {}: sides {truth:?} read as {best:?}",
+                        cat.tile(id).name,
+                        rot.degrees()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 #[test]
 fn calibrations_round_trip_and_bad_files_are_clear_errors() {
     use meeplecam::vision::calibration::Calibration;
@@ -203,8 +298,10 @@ fn calibrations_round_trip_and_bad_files_are_clear_errors() {
             [598.0, 389.5],
         ],
         table: [[40.0, 60.0, 90.0], [200.0, 210.0, 215.0]],
-        colours: ColourModel::default(),
+        // Learned colour clusters, mix and shield size, not just one colour per terrain.
+        colours: calibrated(1),
     };
+    assert!(calib.colours.clusters().len() > 5);
     let path = dir.join("table.yaml");
     calib.save(&path).unwrap();
     let text = std::fs::read_to_string(&path).unwrap();

@@ -1,5 +1,5 @@
 //! A table setup saved to disk: where the start tile lies in the camera's view, the table's
-//! colours and the terrain colours learned from the start tile (OpenCV FileStorage YAML).
+//! colours and the terrain colour model learned from the start tile (OpenCV FileStorage YAML).
 
 use std::path::Path;
 
@@ -7,8 +7,9 @@ use anyhow::{bail, Context};
 use opencv::core::{FileStorage, FileStorage_Mode, Mat, CV_64F};
 use opencv::prelude::*;
 
+use super::palette::Cluster;
 use super::rectify::Quad;
-use super::terrain::ColourModel;
+use super::terrain::{ColourModel, Terrain};
 
 /// Everything a board read needs from setup.
 #[derive(Clone, Debug, PartialEq)]
@@ -62,6 +63,20 @@ fn read_matrix(
     Ok(out)
 }
 
+/// An entry of any number of rows of `cols` values, `None` where the file has none.
+fn optional_matrix(
+    fs: &FileStorage,
+    name: &str,
+    cols: usize,
+) -> anyhow::Result<Option<Vec<Vec<f64>>>> {
+    let node = fs.get(name)?;
+    if node.empty()? {
+        return Ok(None);
+    }
+    let rows = node.mat()?.rows().max(0) as usize;
+    read_matrix(fs, name, rows, cols).map(Some)
+}
+
 impl Calibration {
     /// Writes the calibration as OpenCV FileStorage YAML.
     pub fn save(&self, path: &Path) -> anyhow::Result<()> {
@@ -100,6 +115,32 @@ impl Calibration {
                     .collect::<Vec<_>>(),
             )?,
         )?;
+        let c = &self.colours;
+        let clusters: Vec<Vec<f64>> = c
+            .clusters()
+            .iter()
+            .map(|(t, k)| {
+                let mut row = vec![t.index() as f64];
+                row.extend(k.mean.iter().map(|&v| f64::from(v)));
+                row.extend([f64::from(k.spread), f64::from(k.weight)]);
+                row
+            })
+            .collect();
+        fs.write_mat("terrain_clusters", &matrix(&clusters)?)?;
+        let mix: Vec<Vec<f64>> = c
+            .mix()
+            .iter()
+            .map(|r| r.iter().map(|&v| f64::from(v)).collect())
+            .collect();
+        fs.write_mat("terrain_mix", &matrix(&mix)?)?;
+        fs.write_mat(
+            "shield_blob_px",
+            &matrix(&[vec![f64::from(c.shield_blob())]])?,
+        )?;
+        fs.write_mat(
+            "road_edge_share",
+            &matrix(&[vec![f64::from(c.road_full())]])?,
+        )?;
         fs.release()?;
         Ok(())
     }
@@ -126,11 +167,38 @@ impl Calibration {
             let table = read_matrix(&fs, "table_colours_bgr", 2, 3)?;
             let terrain = read_matrix(&fs, "terrain_colours_bgr", 5, 3)?;
             let f32s = |row: &Vec<f64>| [row[0] as f32, row[1] as f32, row[2] as f32];
+            // Files from before colour clusters hold one colour per terrain.
+            let colours = match optional_matrix(&fs, "terrain_clusters", 6)? {
+                Some(rows) => {
+                    let mut clusters = Vec::new();
+                    for r in &rows {
+                        let Some(&t) = Terrain::ALL.get(r[0] as usize) else {
+                            bail!("terrain_clusters names no terrain: {}", r[0]);
+                        };
+                        let cluster = Cluster {
+                            mean: f32s(&r[1..4].to_vec()),
+                            spread: r[4] as f32,
+                            weight: r[5] as f32,
+                        };
+                        clusters.push((t, cluster));
+                    }
+                    let mix = read_matrix(&fs, "terrain_mix", 5, 5)?;
+                    let blob = read_matrix(&fs, "shield_blob_px", 1, 1)?;
+                    let road = read_matrix(&fs, "road_edge_share", 1, 1)?;
+                    ColourModel::from_clusters(clusters)
+                        .with_mix(
+                            [0, 1, 2, 3, 4].map(|t| [0, 1, 2, 3, 4].map(|k| mix[t][k] as f32)),
+                        )
+                        .with_shield_blob(blob[0][0] as u32)
+                        .with_road_full(road[0][0] as f32)
+                }
+                None => ColourModel::with_means([0, 1, 2, 3, 4].map(|k| f32s(&terrain[k]))),
+            };
             Ok(Calibration {
                 size: [size[0][0] as i32, size[0][1] as i32],
                 start: [0, 1, 2, 3].map(|k| [start[k][0], start[k][1]]),
                 table: [f32s(&table[0]), f32s(&table[1])],
-                colours: ColourModel::with_means([0, 1, 2, 3, 4].map(|k| f32s(&terrain[k]))),
+                colours,
             })
         };
         load().with_context(|| format!("calibration {}", path.display()))

@@ -32,6 +32,10 @@ pub struct ShieldMap {
     h: usize,
     blue: Vec<bool>,
     seen: Vec<bool>,
+    /// Pixels in the blue patch each pixel belongs to (0 off blue).
+    blob: Vec<u32>,
+    /// The smallest blue patch that may be a shield.
+    min_blob: u32,
 }
 
 /// Whether a pixel (blue, green, red) is the blue of a shield: blue above both other channels,
@@ -77,14 +81,34 @@ impl ShieldMap {
         }
         let near_white = grow_mask(&white, WHITE_REACH)?;
         let near_white = near_white.data_bytes()?;
-        let blue = (0..w * h)
+        let blue: Vec<bool> = (0..w * h)
             .map(|k| {
                 seen[k]
                     && near_white[k] != 0
                     && shield_blue([bytes[3 * k], bytes[3 * k + 1], bytes[3 * k + 2]])
             })
             .collect();
-        Ok(ShieldMap { w, h, blue, seen })
+        let blob = blob_sizes(&blue, w, h)?;
+        Ok(ShieldMap {
+            w,
+            h,
+            blue,
+            seen,
+            blob,
+            min_blob: 1,
+        })
+    }
+
+    /// This map counting only blue patches of at least `min_blob` pixels as shields (an
+    /// edition whose cities show blue roofs without pennants, as its start tile tells).
+    pub fn with_min_blob(mut self, min_blob: u32) -> ShieldMap {
+        self.min_blob = min_blob.max(1);
+        self
+    }
+
+    /// Pixels in the largest blue patch.
+    pub fn largest_blob(&self) -> u32 {
+        self.blob.iter().copied().max().unwrap_or(0)
     }
 
     /// Log-likelihood of what the `side`-pixel window at (x, y) shows, if it holds `tile` lying
@@ -122,7 +146,7 @@ impl ShieldMap {
                     .features
                     .get(label)
                     .is_some_and(|f| f.kind == FeatureKind::City);
-                if in_city && self.blue[k] {
+                if in_city && self.blue[k] && self.blob[k] >= self.min_blob {
                     blue += 1;
                 }
                 if spots
@@ -145,4 +169,39 @@ impl ShieldMap {
         let p = if shown { p_seen } else { 1.0 - p_seen };
         p.ln()
     }
+}
+
+/// The size of the 8-connected patch of `on` pixels each pixel lies in (0 where off).
+fn blob_sizes(on: &[bool], w: usize, h: usize) -> opencv::Result<Vec<u32>> {
+    let mut mask = Mat::new_rows_cols_with_default(
+        h as i32,
+        w as i32,
+        opencv::core::CV_8UC1,
+        opencv::core::Scalar::all(0.0),
+    )?;
+    for (m, &b) in mask.data_bytes_mut()?.iter_mut().zip(on) {
+        *m = if b { 255 } else { 0 };
+    }
+    let (mut labels, mut stats, mut centroids) = (Mat::default(), Mat::default(), Mat::default());
+    let n = opencv::imgproc::connected_components_with_stats(
+        &mask,
+        &mut labels,
+        &mut stats,
+        &mut centroids,
+        8,
+        opencv::core::CV_32S,
+    )?;
+    let area: Vec<u32> = (0..n.max(0))
+        .map(|i| {
+            stats
+                .at_2d::<i32>(i, opencv::imgproc::CC_STAT_AREA)
+                .map(|a| *a as u32)
+        })
+        .collect::<opencv::Result<_>>()?;
+    let labels = labels.data_typed::<i32>()?;
+    Ok(on
+        .iter()
+        .zip(labels)
+        .map(|(&b, &l)| if b && l > 0 { area[l as usize] } else { 0 })
+        .collect())
 }

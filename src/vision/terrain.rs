@@ -4,8 +4,12 @@
 use opencv::core::{Mat, Vec3b};
 use opencv::prelude::*;
 
+use super::edges::{edge_kinds, EdgeEvidence, ROAD_FULL};
+use super::palette::{distance2, k_means, Cluster};
+use super::pennant::ShieldMap;
+use super::rectify::INSET;
 use crate::geometry::{LabelMap, TileShape};
-use crate::rules::{catalogue, FeatureKind, Rotation};
+use crate::rules::{catalogue, EdgeKind, FeatureKind, Rotation};
 
 /// What a pixel of a tile shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -48,76 +52,184 @@ impl Terrain {
     }
 }
 
-/// Mean colour (blue, green, red) and spread of each terrain.
+/// The colours of each terrain, as clusters (a terrain may have several: a city's roofs, walls
+/// and towers), with a lookup table from colour to terrain, and what the start tile showed of
+/// this edition's print.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ColourModel {
     means: [[f32; 3]; 5],
-    spread: [f32; 5],
+    clusters: Vec<(Terrain, Cluster)>,
+    lut: Vec<u8>,
+    /// The smallest blue patch (pixels of a patch) that may be a pennant's shield.
+    shield_blob: u32,
+    /// `mix[t][k]`: share of a catalogue terrain `t` that reads as terrain `k`.
+    mix: [[f32; 5]; 5],
+    /// Road share of a slice across a tile's side where a road fully shows.
+    road_full: f32,
 }
 
+/// Each terrain reads as itself.
+const IDENTITY: [[f32; 5]; 5] = [
+    [1.0, 0.0, 0.0, 0.0, 0.0],
+    [0.0, 1.0, 0.0, 0.0, 0.0],
+    [0.0, 0.0, 1.0, 0.0, 0.0],
+    [0.0, 0.0, 0.0, 1.0, 0.0],
+    [0.0, 0.0, 0.0, 0.0, 1.0],
+];
+
+/// Colours typical of printed tiles: green fields, pale roads, brown–ochre cities, red roofs,
+/// blue shields.
+const DEFAULT_MEANS: [[f32; 3]; 5] = [
+    [70.0, 155.0, 115.0],
+    [200.0, 212.0, 218.0],
+    [78.0, 125.0, 175.0],
+    [60.0, 70.0, 170.0],
+    [165.0, 85.0, 35.0],
+];
+/// Spread of each default colour.
+const DEFAULT_SPREAD: [f32; 5] = [45.0, 45.0, 45.0, 60.0, 50.0];
+
 impl Default for ColourModel {
-    /// Colours typical of printed tiles: green fields, pale roads, brown–ochre cities, red roofs,
-    /// blue shields.
     fn default() -> ColourModel {
-        ColourModel {
-            means: [
-                [70.0, 155.0, 115.0],
-                [200.0, 212.0, 218.0],
-                [78.0, 125.0, 175.0],
-                [60.0, 70.0, 170.0],
-                [165.0, 85.0, 35.0],
-            ],
-            spread: [45.0, 45.0, 45.0, 60.0, 50.0],
-        }
+        ColourModel::with_means(DEFAULT_MEANS)
     }
+}
+
+/// Bits per channel of the colour lookup table.
+const LUT_BITS: u32 = 5;
+
+fn lut_index(bgr: [u8; 3]) -> usize {
+    let q = |v: u8| usize::from(v >> (8 - LUT_BITS));
+    (q(bgr[0]) << (2 * LUT_BITS)) | (q(bgr[1]) << LUT_BITS) | q(bgr[2])
 }
 
 impl ColourModel {
-    /// The most likely terrain of a pixel (nearest mean, scaled by spread).
-    pub fn classify(&self, bgr: [u8; 3]) -> Terrain {
-        let mut best = (f32::MAX, Terrain::Field);
+    /// A model of one cluster per terrain with these colours (blue, green, red per terrain, in
+    /// [`Terrain::ALL`] order) and the default spreads.
+    pub fn with_means(means: [[f32; 3]; 5]) -> ColourModel {
+        let clusters = Terrain::ALL
+            .iter()
+            .map(|&t| {
+                let cluster = Cluster {
+                    mean: means[t.index()],
+                    spread: DEFAULT_SPREAD[t.index()],
+                    weight: 1.0,
+                };
+                (t, cluster)
+            })
+            .collect();
+        ColourModel::from_clusters(clusters)
+    }
+
+    /// A model of these clusters (each spread is the distance at which its pixels fade out).
+    pub fn from_clusters(clusters: Vec<(Terrain, Cluster)>) -> ColourModel {
+        let mut means = DEFAULT_MEANS;
         for t in Terrain::ALL {
-            let m = self.means[t.index()];
-            let d: f32 = (0..3)
-                .map(|c| (f32::from(bgr[c]) - m[c]).powi(2))
-                .sum::<f32>()
-                / self.spread[t.index()].powi(2);
-            if d < best.0 {
-                best = (d, t);
+            if let Some((_, c)) = clusters
+                .iter()
+                .filter(|(k, _)| *k == t)
+                .max_by(|a, b| a.1.weight.total_cmp(&b.1.weight))
+            {
+                means[t.index()] = c.mean;
             }
         }
-        best.1
-    }
-
-    /// The default model with these terrain colours (blue, green, red per terrain, in
-    /// [`Terrain::ALL`] order).
-    pub fn with_means(means: [[f32; 3]; 5]) -> ColourModel {
+        let step = 1usize << (8 - LUT_BITS);
+        let lut = (0..1usize << (3 * LUT_BITS))
+            .map(|i| {
+                let level =
+                    |shift: u32| (((i >> shift) & ((1 << LUT_BITS) - 1)) * step + step / 2) as f32;
+                let p = [level(2 * LUT_BITS), level(LUT_BITS), level(0)];
+                clusters
+                    .iter()
+                    .map(|(t, c)| (cost(c, p), *t))
+                    .min_by(|a, b| a.0.total_cmp(&b.0))
+                    .map_or(0, |(_, t)| t as u8)
+            })
+            .collect();
         ColourModel {
             means,
-            ..ColourModel::default()
+            clusters,
+            lut,
+            shield_blob: 1,
+            mix: IDENTITY,
+            road_full: ROAD_FULL,
         }
     }
 
-    /// The terrain colours (blue, green, red), in [`Terrain::ALL`] order.
+    /// The road share of a slice across a tile's side (see [`EdgeEvidence`]) where a road
+    /// crosses it in full view: as much as the start tile's roads showed, less a margin.
+    pub fn road_full(&self) -> f32 {
+        self.road_full
+    }
+
+    /// This model with [`ColourModel::road_full`] set.
+    pub fn with_road_full(mut self, share: f32) -> ColourModel {
+        self.road_full = share;
+        self
+    }
+
+    /// `mix[t][k]`: the share of catalogue terrain `t` (where the geometry puts it) that reads
+    /// as terrain `k`, as the start tile showed it (printed roads are thinner and wavier than the
+    /// catalogue's, cities have walls); each terrain reads as itself until calibrated.
+    pub fn mix(&self) -> &[[f32; 5]; 5] {
+        &self.mix
+    }
+
+    /// The smallest blue patch (pixels of a patch) that may be a pennant's shield: 1 unless the
+    /// start tile, which has no pennant, showed blue print in its city (roofs, towers); then
+    /// clearly bigger than any such patch there.
+    pub fn shield_blob(&self) -> u32 {
+        self.shield_blob
+    }
+
+    /// This model with [`ColourModel::mix`] set.
+    pub fn with_mix(mut self, mix: [[f32; 5]; 5]) -> ColourModel {
+        self.mix = mix;
+        self
+    }
+
+    /// This model with [`ColourModel::shield_blob`] set.
+    pub fn with_shield_blob(mut self, pixels: u32) -> ColourModel {
+        self.shield_blob = pixels.max(1);
+        self
+    }
+
+    /// The most likely terrain of a pixel (its likeliest cluster).
+    pub fn classify(&self, bgr: [u8; 3]) -> Terrain {
+        Terrain::ALL[usize::from(self.lut[lut_index(bgr)])]
+    }
+
+    /// The main colour (blue, green, red) of each terrain, in [`Terrain::ALL`] order.
     pub fn means(&self) -> &[[f32; 3]; 5] {
         &self.means
     }
 
-    /// Squared colour distance from a pixel to the nearest terrain mean.
+    /// Every colour cluster with its terrain.
+    pub fn clusters(&self) -> &[(Terrain, Cluster)] {
+        &self.clusters
+    }
+
+    /// Squared colour distance from a pixel to the nearest cluster.
     pub fn nearest_distance2(&self, bgr: [u8; 3]) -> f32 {
-        self.means
+        self.clusters
             .iter()
-            .map(|m| {
+            .map(|(_, c)| {
                 (0..3)
-                    .map(|c| (f32::from(bgr[c]) - m[c]).powi(2))
+                    .map(|k| (f32::from(bgr[k]) - c.mean[k]).powi(2))
                     .sum::<f32>()
             })
             .fold(f32::MAX, f32::min)
     }
 
-    /// Learns the colours from a rectified patch of a tile whose type and rotation are known
-    /// (the start tile): every pixel is labelled by the tile's geometry. Terrains the tile does
-    /// not show keep their previous colours.
+    /// Learns the colours from a rectified patch (cut with [`INSET`]) of a tile whose type and
+    /// rotation are known (the start tile): the tile's geometry labels the pixels. Fields are
+    /// learned from their inner parts, cities from theirs less what looks like field, roads
+    /// from a band around their centre lines less what looks like field (printed roads are
+    /// thinner and wavier than the catalogue's). Terrains the tile does not show keep their
+    /// colours unless a learned colour claims them. Then, under the new colours: what each
+    /// catalogue terrain of the tile reads as ([`ColourModel::mix`]), how much of its sides its
+    /// roads cover ([`ColourModel::road_full`]) and its largest blue patch
+    /// ([`ColourModel::shield_blob`]).
     pub fn calibrate(&mut self, patch: &Mat, tile_name: &str, rot: Rotation) -> opencv::Result<()> {
         let cat = catalogue();
         let Some(id) = cat.tile_id(tile_name) else {
@@ -125,55 +237,186 @@ impl ColourModel {
         };
         let shape = TileShape::of(id);
         let ty = cat.tile(id);
+        let kind_at = |u: [f32; 2]| {
+            ty.features
+                .get(usize::from(label_at(&shape.labels, u, rot)))
+                .map(|f| f.kind)
+        };
         let (w, h) = (patch.cols(), patch.rows());
-        let mut labelled: Vec<(Terrain, [u8; 3])> = Vec::new();
-        // Stay clear of the borders between features: only cells whose neighbours agree.
-        for y in 2..h - 2 {
-            for x in 2..w - 2 {
-                let u = [(x as f32 + 0.5) / w as f32, (y as f32 + 0.5) / h as f32];
-                let here = label_at(&shape.labels, u, rot);
-                let Some(f) = ty.features.get(usize::from(here)) else {
-                    continue;
-                };
-                // Roads are narrow: only their middle line is sure to be road.
-                let r = if f.kind == FeatureKind::Road {
-                    0.02
-                } else {
-                    0.06
-                };
-                let steady = [[-r, 0.0], [r, 0.0], [0.0, -r], [0.0, r]]
-                    .iter()
-                    .all(|d| label_at(&shape.labels, [u[0] + d[0], u[1] + d[1]], rot) == here);
-                if !steady {
-                    continue;
-                }
+        let scale = 1.0 - 2.0 * INSET as f32;
+        let (mut field, mut city, mut band) = (Vec::new(), Vec::new(), Vec::new());
+        for y in 0..h {
+            for x in 0..w {
+                let u = [
+                    INSET as f32 + (x as f32 + 0.5) / w as f32 * scale,
+                    INSET as f32 + (y as f32 + 0.5) / h as f32 * scale,
+                ];
                 let v = patch.at_2d::<Vec3b>(y, x)?;
-                labelled.push((Terrain::of(f.kind), [v[0], v[1], v[2]]));
-            }
-        }
-        // Print differs from the catalogue's outlines (thinner roads, smaller cities, houses in
-        // fields): each pass keeps only the pixels that look like the terrain they are labelled.
-        for pass in 0..CALIBRATION_PASSES {
-            let mut sum = [[0.0f64; 3]; 5];
-            let mut n = [0usize; 5];
-            for &(t, v) in &labelled {
-                if pass > 0 && self.classify(v) != t {
-                    continue;
+                let p = [f32::from(v[0]), f32::from(v[1]), f32::from(v[2])];
+                let here = kind_at(u);
+                let around = |r: f32| {
+                    [[-r, 0.0], [r, 0.0], [0.0, -r], [0.0, r]]
+                        .map(|d| kind_at([u[0] + d[0], u[1] + d[1]]))
+                };
+                let steady = around(CORE).iter().all(|k| *k == here);
+                match here {
+                    Some(FeatureKind::Field) if steady => field.push(p),
+                    Some(FeatureKind::City) if steady => city.push(p),
+                    _ => {}
                 }
-                for c in 0..3 {
-                    sum[t.index()][c] += f64::from(v[c]);
-                }
-                n[t.index()] += 1;
-            }
-            for t in 0..5 {
-                if n[t] > 20 {
-                    self.means[t] = sum[t].map(|s| (s / n[t] as f64) as f32);
+                let near_road = here == Some(FeatureKind::Road)
+                    || [ROAD_BAND / 2.0, ROAD_BAND]
+                        .iter()
+                        .any(|&r| around(r).contains(&Some(FeatureKind::Road)));
+                if near_road && !(here == Some(FeatureKind::City) && steady) {
+                    band.push(p);
                 }
             }
         }
+        let mut learned: Vec<(Terrain, Cluster)> = Vec::new();
+        let fields = k_means(&field, 4, 0.12);
+        let unlike_field = |px: Vec<[f32; 3]>| -> Vec<[f32; 3]> {
+            px.into_iter().filter(|p| !explains(&fields, *p)).collect()
+        };
+        // Up to four colours of grass and of city; houses in a field are too few to count. A
+        // road is one or two colours, most of what is left in its band.
+        let cities = k_means(&unlike_field(city), 4, 0.1);
+        let roads = k_means(&unlike_field(band), 2, 0.3);
+        for (t, found) in [
+            (Terrain::Field, fields),
+            (Terrain::City, cities),
+            (Terrain::Road, roads),
+        ] {
+            learned.extend(found.into_iter().map(|c| {
+                let spread = (c.spread * SPREAD_GAIN).max(MIN_SPREAD);
+                (t, Cluster { spread, ..c })
+            }));
+        }
+        // What the tile did not show keeps its colours, unless a learned colour lies there.
+        let mut clusters: Vec<(Terrain, Cluster)> = self
+            .clusters
+            .iter()
+            .filter(|(t, c)| {
+                !learned.iter().any(|(k, _)| k == t)
+                    && !learned
+                        .iter()
+                        .any(|(_, l)| distance2(l.mean, c.mean) < (CLAIM * l.spread).powi(2))
+            })
+            .copied()
+            .collect();
+        clusters.extend(learned);
+        let blue = if ty.count(crate::rules::Attr::Pennant) == 0 {
+            ShieldMap::new(patch, None)?.largest_blob()
+        } else {
+            0
+        };
+        let model =
+            ColourModel::from_clusters(clusters).with_shield_blob(SHIELD_OVER_START * blue + 1);
+        let mix = read_as(patch, &model, id, rot)?;
+        let road_full = road_full(patch, &model, id, rot)?;
+        *self = model.with_mix(mix).with_road_full(road_full);
         Ok(())
     }
 }
+
+/// What each catalogue terrain of a known tile reads as under `model`: rows of the terrains it
+/// shows over enough pixels; the others read as their typical colour does.
+fn read_as(
+    patch: &Mat,
+    model: &ColourModel,
+    tile: crate::rules::TileId,
+    rot: Rotation,
+) -> opencv::Result<[[f32; 5]; 5]> {
+    let (w, h) = (patch.cols(), patch.rows());
+    let scale = 1.0 - 2.0 * INSET as f32;
+    let mut counts = [[0.0f32; 5]; 5];
+    for y in 0..h {
+        for x in 0..w {
+            let u = [
+                INSET as f32 + (x as f32 + 0.5) / w as f32 * scale,
+                INSET as f32 + (y as f32 + 0.5) / h as f32 * scale,
+            ];
+            let v = patch.at_2d::<Vec3b>(y, x)?;
+            let seen = model.classify([v[0], v[1], v[2]]).index();
+            for (row, share) in counts.iter_mut().zip(expected_at(tile, rot, u)) {
+                row[seen] += share;
+            }
+        }
+    }
+    let mut mix = IDENTITY;
+    for (t, (row, n)) in mix.iter_mut().zip(&counts).enumerate() {
+        let total: f32 = n.iter().sum();
+        if total >= MIN_MIX_PX {
+            *row = n.map(|c| c / total);
+        } else {
+            // Not on the tile: it reads as its typical colour does.
+            let typical = DEFAULT_MEANS[t].map(|c| c as u8);
+            *row = IDENTITY[model.classify(typical).index()];
+        }
+    }
+    Ok(mix)
+}
+
+/// How much of a slice across a side the roads of a known tile cover under `model`, less a
+/// margin for other tiles and light ([`ROAD_FULL`] for a tile without roads), within
+/// [`ROAD_FULL_RANGE`].
+fn road_full(
+    patch: &Mat,
+    model: &ColourModel,
+    tile: crate::rules::TileId,
+    rot: Rotation,
+) -> opencv::Result<f32> {
+    let map = ClassMap::new(patch, model, None)?;
+    let seen = EdgeEvidence::observe(&map, 0, 0, map.width().min(map.height())).road_shares();
+    let shares: Vec<f32> = edge_kinds(tile, rot)
+        .iter()
+        .zip(seen)
+        .filter(|(k, _)| **k == EdgeKind::Road)
+        .map(|(_, s)| s)
+        .collect();
+    if shares.is_empty() {
+        return Ok(ROAD_FULL);
+    }
+    let mean = shares.iter().sum::<f32>() / shares.len() as f32;
+    Ok((ROAD_FULL_MARGIN * mean).clamp(ROAD_FULL_RANGE.0, ROAD_FULL_RANGE.1))
+}
+
+/// Share of the start tile's road cover that counts as a road fully seen elsewhere.
+const ROAD_FULL_MARGIN: f32 = 0.8;
+/// Bounds of [`ColourModel::road_full`].
+const ROAD_FULL_RANGE: (f32, f32) = (0.15, ROAD_FULL);
+
+/// Pixels of a terrain the start tile must show for its mix to be learned.
+const MIN_MIX_PX: f32 = 40.0;
+
+/// How unlikely a colour is under a cluster: its negative log-likelihood as a round Gaussian of
+/// the cluster's spread in three channels, so that a broad cluster does not outreach a tight one.
+fn cost(c: &Cluster, p: [f32; 3]) -> f32 {
+    distance2(c.mean, p) / (2.0 * c.spread.powi(2)) + 3.0 * c.spread.ln()
+}
+
+/// Whether a pixel looks like one of `clusters`.
+fn explains(clusters: &[Cluster], p: [f32; 3]) -> bool {
+    clusters
+        .iter()
+        .any(|c| distance2(c.mean, p) < (EXPLAIN * c.spread.max(MIN_SPREAD)).powi(2))
+}
+
+/// Distance (tile sides) a pixel's neighbours must share its label for it to count as inside a
+/// field or city.
+const CORE: f32 = 0.06;
+/// Half-width (tile sides) of the band around a road's centre line where its print is looked for.
+const ROAD_BAND: f32 = 0.1;
+/// Spreads within which a cluster explains a pixel.
+const EXPLAIN: f32 = 2.0;
+/// Spreads within which a learned colour claims a colour the tile did not show.
+const CLAIM: f32 = 2.5;
+/// Learned spreads are widened by this much for classifying (other tiles, other light).
+const SPREAD_GAIN: f32 = 1.5;
+/// How many times the largest blue patch of the start tile a shield must be.
+const SHIELD_OVER_START: u32 = 2;
+/// The narrowest spread a learned cluster gets.
+const MIN_SPREAD: f32 = 12.0;
 
 /// The label of the catalogue-orientation tile at board-frame point `u` of a tile lying with `rot`.
 pub fn label_at(labels: &LabelMap, u: [f32; 2], rot: Rotation) -> u8 {
@@ -183,10 +426,6 @@ pub fn label_at(labels: &LabelMap, u: [f32; 2], rot: Rotation) -> u8 {
     );
     labels.at(canonical)
 }
-
-/// Passes of [`ColourModel::calibrate`]: the first learns from every labelled pixel, the later
-/// ones only from pixels that already look like their label.
-const CALIBRATION_PASSES: usize = 3;
 
 /// Side of the terrain grid a tile is reduced to for matching.
 pub const GRID: usize = 16;
@@ -260,7 +499,11 @@ impl ClassMap {
         self.h
     }
 
-    fn count(&self, k: usize, x0: usize, y0: usize, x1: usize, y1: usize) -> u32 {
+    /// Pixels of terrain `k` (of [`Terrain::ALL`]; 5 counts every pixel, seen or not) in the
+    /// rectangle from (x0, y0) up to (x1, y1), clipped to the map.
+    pub fn count(&self, k: usize, x0: usize, y0: usize, x1: usize, y1: usize) -> u32 {
+        let (x1, y1) = (x1.min(self.w), y1.min(self.h));
+        let (x0, y0) = (x0.min(x1), y0.min(y1));
         let s = &self.sums[k];
         let st = self.w + 1;
         s[y1 * st + x1] + s[y0 * st + x0] - s[y0 * st + x1] - s[y1 * st + x0]
@@ -319,20 +562,20 @@ fn expected_at(tile: crate::rules::TileId, rot: Rotation, u: [f32; 2]) -> [f32; 
     share
 }
 
-/// The terrain grid a tile type shows when lying with `rot`, from its geometry.
+/// The terrain grid a tile type shows when lying with `rot`, from its geometry, over the part of
+/// the tile a patch shows (all but [`INSET`] on every side).
 pub fn expected_grid(tile: crate::rules::TileId, rot: Rotation) -> TerrainGrid {
     let sub = 4;
     let n = (GRID * sub) as f32;
+    let scale = 1.0 - 2.0 * INSET as f32;
     let mut grid = vec![[0.0f32; 5]; GRID * GRID];
     for gy in 0..GRID {
         for gx in 0..GRID {
             let cell = &mut grid[gy * GRID + gx];
             for sy in 0..sub {
                 for sx in 0..sub {
-                    let u = [
-                        ((gx * sub + sx) as f32 + 0.5) / n,
-                        ((gy * sub + sy) as f32 + 0.5) / n,
-                    ];
+                    let at = |k: usize| INSET as f32 + (k as f32 + 0.5) / n * scale;
+                    let u = [at(gx * sub + sx), at(gy * sub + sy)];
                     for (c, v) in cell.iter_mut().zip(expected_at(tile, rot, u)) {
                         *c += v / (sub * sub) as f32;
                     }

@@ -3,9 +3,15 @@
 
 use opencv::core::Mat;
 
+use std::sync::{Arc, Mutex};
+
+use super::edges::{edge_kinds, EdgeEvidence};
 use super::pennant::ShieldMap;
 use super::terrain::{expected_grid, ClassMap, ColourModel, TerrainGrid};
-use crate::rules::{Rotation, TileId, TileSet};
+use crate::rules::{EdgeKind, Rotation, TileId, TileSet};
+
+/// Templates as a colour model sees them, with the mix they were made for.
+type Looks = ([[f32; 5]; 5], Arc<Vec<TerrainGrid>>);
 
 /// One reading of a tile.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -21,6 +27,10 @@ pub struct Candidate {
 /// Matches terrain grids against every tile type and rotation of the catalogue.
 pub struct TileRecognizer {
     templates: Vec<(TileId, Rotation, TerrainGrid)>,
+    /// The sides of each template.
+    edges: Vec<[EdgeKind; 4]>,
+    /// The templates as the last colour model sees them ([`ColourModel::mix`]).
+    looks: Mutex<Option<Looks>>,
     /// Log prior of each template: how often the box holds its type, times the share of
     /// rotations that look like it.
     log_prior: Vec<f64>,
@@ -50,6 +60,11 @@ impl TileRecognizer {
             }
         }
         TileRecognizer {
+            edges: templates
+                .iter()
+                .map(|(t, r, _)| edge_kinds(*t, *r))
+                .collect(),
+            looks: Mutex::new(None),
             templates,
             log_prior: prior.iter().map(|p| p.max(1e-3).ln()).collect(),
             sharpness: 0.35,
@@ -60,8 +75,14 @@ impl TileRecognizer {
     pub fn recognize(&self, patch: &Mat, model: &ColourModel) -> opencv::Result<Vec<Candidate>> {
         let map = ClassMap::new(patch, model, None)?;
         let side = map.width().min(map.height());
-        let shields = ShieldMap::new(patch, None)?;
-        Ok(self.rank_with(&map.grid(0, 0, side), Some((&shields, 0, 0, side))))
+        let shields = ShieldMap::new(patch, None)?.with_min_blob(model.shield_blob());
+        let edges = EdgeEvidence::observe(&map, 0, 0, side).with_road_full(model.road_full());
+        Ok(self.rank_with(
+            &self.looks(model),
+            &map.grid(0, 0, side),
+            Some(&edges),
+            Some((&shields, 0, 0, side)),
+        ))
     }
 
     /// Reads a tile that may lie a little off its cell: `patch` shows the cell with `margin`
@@ -91,7 +112,16 @@ impl TileRecognizer {
         let map = ClassMap::new(patch, model, figures)?;
         let side = map.width().min(map.height()).saturating_sub(2 * margin);
         let centred = map.grid(margin, margin, side);
-        let first = self.rank(&centred);
+        let looks = self.looks(model);
+        let first = self.rank_with(
+            &looks,
+            &centred,
+            Some(
+                &EdgeEvidence::observe(&map, margin, margin, side)
+                    .with_road_full(model.road_full()),
+            ),
+            None,
+        );
         let shortlist: Vec<usize> = first
             .iter()
             .take(12)
@@ -101,13 +131,20 @@ impl TileRecognizer {
                     .position(|(t, r, _)| *t == c.tile && *r == c.rot)
             })
             .collect();
-        // Coarse steps over the whole range, then the neighbours of the best.
+        // Coarse steps over the whole range, then the neighbours of the best; shifts cost a
+        // little, so that a poor match does not wander onto a neighbour's print.
         let score_at = |dx: usize, dy: usize| {
             let grid = map.grid(dx, dy, side);
+            let edges = EdgeEvidence::observe(&map, dx, dy, side).with_road_full(model.road_full());
+            let off = (dx as f64 - margin as f64).powi(2) + (dy as f64 - margin as f64).powi(2);
             shortlist
                 .iter()
-                .map(|&k| similarity(&grid, &self.templates[k].2))
+                .map(|&k| {
+                    similarity(&grid, &looks[k]) * self.sharpness
+                        + EDGE_WEIGHT * edges.log_likelihood(&self.edges[k])
+                })
                 .fold(f64::MIN, f64::max)
+                - SHIFT_COST * off
         };
         let mut best = (score_at(margin, margin), margin, margin);
         let coarse = (margin / 2).max(1);
@@ -131,29 +168,79 @@ impl TileRecognizer {
         let shift = [best.1 as f64 - margin as f64, best.2 as f64 - margin as f64];
         let grid = map.grid(best.1, best.2, side);
         let seen: f32 = grid.iter().map(|c| c.iter().sum::<f32>()).sum();
-        let fit = best.0 / f64::from(seen.max(1.0));
-        let shields = ShieldMap::new(patch, figures)?;
-        let ranked = self.rank_with(&grid, Some((&shields, best.1, best.2, side)));
+        let fitted = shortlist
+            .iter()
+            .map(|&k| similarity(&grid, &looks[k]))
+            .fold(f64::MIN, f64::max);
+        let fit = fitted / f64::from(seen.max(1.0));
+        let shields = ShieldMap::new(patch, figures)?.with_min_blob(model.shield_blob());
+        let edges =
+            EdgeEvidence::observe(&map, best.1, best.2, side).with_road_full(model.road_full());
+        let ranked = self.rank_with(
+            &looks,
+            &grid,
+            Some(&edges),
+            Some((&shields, best.1, best.2, side)),
+        );
         Ok((ranked, shift, fit))
+    }
+
+    /// The templates as `model` sees them: each catalogue terrain mixed into what the start tile
+    /// showed of it ([`ColourModel::mix`]); made once per model.
+    fn looks(&self, model: &ColourModel) -> Arc<Vec<TerrainGrid>> {
+        let mut cache = self.looks.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((mix, looks)) = cache.as_ref() {
+            if mix == model.mix() {
+                return looks.clone();
+            }
+        }
+        let mix = model.mix();
+        let looks: Arc<Vec<TerrainGrid>> = Arc::new(
+            self.templates
+                .iter()
+                .map(|(_, _, g)| {
+                    g.iter()
+                        .map(|cell| {
+                            let mut out = [0.0f32; 5];
+                            for (share, row) in cell.iter().zip(mix) {
+                                for (o, m) in out.iter_mut().zip(row) {
+                                    *o += share * m;
+                                }
+                            }
+                            out
+                        })
+                        .collect()
+                })
+                .collect(),
+        );
+        *cache = Some((*mix, looks.clone()));
+        looks
     }
 
     /// Every candidate for an observed terrain grid, most likely first.
     pub fn rank(&self, observed: &TerrainGrid) -> Vec<Candidate> {
-        self.rank_with(observed, None)
+        let raw: Vec<TerrainGrid> = self.templates.iter().map(|t| t.2.clone()).collect();
+        self.rank_with(&raw, observed, None, None)
     }
 
-    /// Like [`TileRecognizer::rank`], with the pennant detector's evidence on the window
-    /// (x, y, side) of a shield map, for the readings that are in the running.
+    /// Like [`TileRecognizer::rank`], with what the sides show and the pennant detector's
+    /// evidence on the window (x, y, side) of a shield map, for the readings that are in the
+    /// running.
     fn rank_with(
         &self,
+        looks: &[TerrainGrid],
         observed: &TerrainGrid,
+        edges: Option<&EdgeEvidence>,
         shields: Option<(&ShieldMap, usize, usize, usize)>,
     ) -> Vec<Candidate> {
-        let mut scores: Vec<f64> = self
-            .templates
+        let mut scores: Vec<f64> = looks
             .iter()
+            .zip(&self.edges)
             .zip(&self.log_prior)
-            .map(|((_, _, g), p)| similarity(observed, g) * self.sharpness + p)
+            .map(|((g, sides), p)| {
+                let sides = edges.map_or(0.0, |e| e.log_likelihood(sides));
+                similarity(observed, g) * self.sharpness + p + EDGE_WEIGHT * sides
+            })
             .collect();
         if let Some((map, x, y, side)) = shields {
             let top = scores.iter().copied().fold(f64::MIN, f64::max);
@@ -200,6 +287,13 @@ fn similarity(observed: &TerrainGrid, template: &TerrainGrid) -> f64 {
 }
 
 const LOG_STEPS: usize = 1024;
+
+/// Cost (log-likelihood) of a tile found one patch pixel off its cut, squared: placement errors
+/// are a few pixels, a neighbour's print lies at the margin's end.
+const SHIFT_COST: f64 = 0.05;
+
+/// Weight of the sides' evidence ([`EdgeEvidence`]) against the whole-tile match.
+const EDGE_WEIGHT: f64 = 3.0;
 
 /// Readings this far (log) below the best are too unlikely for the pennant detector to matter.
 const IN_THE_RUNNING: f64 = 12.0;

@@ -1,0 +1,125 @@
+//! Edge evidence: what a tile shows along each side. Where a road or city meets a side is fixed
+//! by the rules (neighbours must match), while the art between the sides is free (wavy roads,
+//! houses, trees), so the sides tell types apart in any edition. In a strip just inside each
+//! side: a road side shows a road crossing near its middle, a city side city along it, a field
+//! side neither.
+
+use super::rectify::INSET;
+use super::terrain::{ClassMap, Terrain};
+use crate::rules::{catalogue, Dir, EdgeKind, Rotation, TileId};
+
+/// Depth of the strip along each side (tile sides, from the patch's edge inwards).
+const DEPTH: f32 = 0.13;
+/// Where along a side a city is looked for; the corners are left out since a city on the next
+/// side may reach round them.
+const CITY_SPAN: (f32, f32) = (0.12, 0.88);
+/// Where along a side a road may cross it (print and placement stray from the exact middle),
+/// looked at in slices as wide as a thin road.
+const ROAD_SPAN: (f32, f32) = (0.26, 0.74);
+/// Width of a slice of [`ROAD_SPAN`] (tile sides); slices overlap by half.
+const ROAD_SLICE: f32 = 0.08;
+/// Road share of a slice that counts as a road fully seen, unless the start tile tells.
+pub const ROAD_FULL: f32 = 0.5;
+/// Least seen share of a strip for it to count (figures hide the rest).
+const MIN_SEEN: f32 = 0.3;
+/// Floor of a fit, so that one odd side cannot outweigh the rest.
+const FLOOR: f64 = 0.05;
+
+/// What the strips along the sides N, E, S, W show.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EdgeEvidence {
+    /// Best slice's road share, city share, seen share, and seen share where roads cross, of
+    /// each side.
+    sides: [[f32; 4]; 4],
+    /// Road share of a slice that counts as a road fully seen.
+    road_full: f32,
+}
+
+impl EdgeEvidence {
+    /// The evidence in the `side`-pixel window at (x, y) of a class map (the window showing the
+    /// tile less [`INSET`] on every side).
+    pub fn observe(map: &ClassMap, x: usize, y: usize, side: usize) -> EdgeEvidence {
+        let px = |u: f32| -> usize {
+            let t = (u - INSET as f32) / (1.0 - 2.0 * INSET as f32);
+            (t.clamp(0.0, 1.0) * side as f32).round() as usize
+        };
+        // Terrain counts in the strip along `dir` from `a` to `b` along the side.
+        let strip = |dir: Dir, a: f32, b: f32| -> [f32; 6] {
+            let (near, far) = (INSET as f32, INSET as f32 + DEPTH);
+            let r = match dir {
+                Dir::N => (a, near, b, far),
+                Dir::S => (a, 1.0 - far, b, 1.0 - near),
+                Dir::E => (1.0 - far, a, 1.0 - near, b),
+                Dir::W => (near, a, far, b),
+            };
+            let (x0, y0, x1, y1) = (x + px(r.0), y + px(r.1), x + px(r.2), y + px(r.3));
+            [0, 1, 2, 3, 4, 5].map(|k| map.count(k, x0, y0, x1, y1) as f32)
+        };
+        let seen_of = |n: &[f32; 6]| n[..5].iter().sum::<f32>();
+        let mut sides = [[0.0f32; 4]; 4];
+        for (d, &dir) in Dir::ALL.iter().enumerate() {
+            let whole = strip(dir, CITY_SPAN.0, CITY_SPAN.1);
+            let seen = seen_of(&whole);
+            let city =
+                (whole[Terrain::City.index()] + whole[Terrain::Shield.index()]) / seen.max(1.0);
+            let slices = ((ROAD_SPAN.1 - ROAD_SPAN.0 - ROAD_SLICE) / (ROAD_SLICE / 2.0)).round();
+            let road = (0..=slices as usize)
+                .map(|k| {
+                    let a = ROAD_SPAN.0 + k as f32 * ROAD_SLICE / 2.0;
+                    let n = strip(dir, a, a + ROAD_SLICE);
+                    n[Terrain::Road.index()] / seen_of(&n).max(1.0)
+                })
+                .fold(0.0f32, f32::max);
+            let span = strip(dir, ROAD_SPAN.0, ROAD_SPAN.1);
+            sides[d] = [
+                road,
+                city,
+                seen / whole[5].max(1.0),
+                seen_of(&span) / span[5].max(1.0),
+            ];
+        }
+        EdgeEvidence {
+            sides,
+            road_full: ROAD_FULL,
+        }
+    }
+
+    /// This evidence with a road counting as fully seen where it covers `share` of a slice (as
+    /// thin as the start tile's roads are printed).
+    pub fn with_road_full(mut self, share: f32) -> EdgeEvidence {
+        self.road_full = share.clamp(0.05, 1.0);
+        self
+    }
+
+    /// The road share of the best slice of each side, N, E, S, W.
+    pub fn road_shares(&self) -> [f32; 4] {
+        self.sides.map(|s| s[0])
+    }
+
+    /// Log-likelihood of this evidence if the tile's sides N, E, S, W are `edges` (0 for a
+    /// perfect match): each seen side scores one minus how far its road and city presence lie
+    /// from what the tile's edge there calls for.
+    pub fn log_likelihood(&self, edges: &[EdgeKind; 4]) -> f64 {
+        let mut total = 0.0;
+        for (&kind, &[road, city, seen, span_seen]) in edges.iter().zip(&self.sides) {
+            if kind == EdgeKind::River || seen < MIN_SEEN {
+                continue;
+            }
+            // A road missing where a figure hides its crossing is no evidence against it.
+            let fit = |have: f32, want: bool, visible: f32| {
+                let miss = if want { (1.0 - have) * visible } else { have };
+                (1.0 - f64::from(miss)).max(FLOOR).ln()
+            };
+            let road = (road / self.road_full).min(1.0);
+            total += fit(road, kind == EdgeKind::Road, span_seen)
+                + fit(city, kind == EdgeKind::City, 1.0);
+        }
+        total
+    }
+}
+
+/// The sides N, E, S, W of `tile` lying with `rot`.
+pub fn edge_kinds(tile: TileId, rot: Rotation) -> [EdgeKind; 4] {
+    let ty = catalogue().tile(tile);
+    Dir::ALL.map(|d| ty.edge(d, rot))
+}
