@@ -26,7 +26,8 @@ use crate::vision::figures::Enrolment;
 use crate::vision::locate::{
     find_start_tile, inside, looks_empty, predict, predict_fitted, table_colours_near, MIN_FIT,
 };
-use crate::vision::meeples::read_followers;
+use crate::vision::figures::Blob;
+use crate::vision::meeples::{read_followers, FollowerRead};
 use crate::vision::rectify::{quad_patch, shifted_quad, Quad, MARGIN_PX};
 use crate::vision::terrain::ColourModel;
 use crate::vision::tile::TileRecognizer;
@@ -45,6 +46,12 @@ pub const SETTLE_S: f64 = 0.5;
 const RE_READ_CANDIDATES: usize = 3;
 /// How much likelier than the committed reading a new one must be to replace it.
 const RE_READ_MARGIN: f64 = 3.0;
+/// How far (in tiles) a cell is cut again to each side when no tile fits where the grid
+/// predicts one.
+const GAP_SEARCH: f64 = 0.15;
+/// Largest share of the open tile's middle that may change between two frames for it to
+/// count as still while hands move elsewhere.
+const GLIMPSE_STILL: f64 = 0.02;
 /// Most tiles committed from one quiet picture.
 const MAX_TILES_AT_ONCE: usize = 3;
 
@@ -97,6 +104,8 @@ pub struct Tracker {
     first_changed: HashMap<Pos, u64>,
     turns: Vec<TurnEntry>,
     open: Option<TurnEntry>,
+    /// The open tile's cell in the last frame (for glimpses of its follower).
+    open_look: Option<(Pos, Mat)>,
     questions: Vec<String>,
 }
 
@@ -139,6 +148,7 @@ impl Tracker {
             quiet: 0,
             turns: Vec::new(),
             open: None,
+            open_look: None,
             questions: Vec::new(),
         })
     }
@@ -179,6 +189,7 @@ impl Tracker {
             self.quiet = 0;
             self.last_motion_s = time_s;
             self.read_this_pause = false;
+            return Ok(self.glimpse_follower(frame)?.into_iter().collect());
         } else {
             self.quiet += 1;
         }
@@ -318,16 +329,16 @@ impl Tracker {
                 continue;
             }
             let since = *self.first_changed.entry(pos).or_insert(self.settled);
-            let (ranked, shift, fit) = self.recognizer.recognize_located(
-                &patch,
-                MARGIN_PX as usize,
-                &model,
-                Some(&mask),
-            )?;
-            if fit < MIN_FIT {
+            let Some(Reading {
+                ranked,
+                shift,
+                fit,
+                to_patch,
+            }) = self.read_cell(frame, &quad, (patch, to_patch, mask), &model)?
+            else {
                 // Table, shadow or the top of a figure on the next tile: not a tile.
                 continue;
-            }
+            };
             // The likeliest reading the rules allow at this cell.
             let legal = ranked.iter().find(|c| {
                 let placement = Placement { pos, rot: c.rot };
@@ -391,6 +402,56 @@ impl Tracker {
         }])
     }
 
+    /// Reads a new tile in the cell cut from `quad` as `cut` (patch, picture to patch, figure
+    /// mask). A tile laid with a gap to its
+    /// neighbours lies further off than the recogniser searches, so when nothing fits where the
+    /// grid predicts it, the cell is cut again a little off to each side.
+    fn read_cell(
+        &self,
+        frame: &Mat,
+        quad: &Quad,
+        cut: (Mat, [[f64; 3]; 3], Mat),
+        model: &ColourModel,
+    ) -> anyhow::Result<Option<Reading>> {
+        let mut best: Option<Reading> = None;
+        let offsets = std::iter::once([0.0, 0.0]).chain(
+            [[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [0.0, -1.0]].map(|d| d.map(|v| v * GAP_SEARCH)),
+        );
+        let mut cut = Some(cut);
+        for offset in offsets {
+            let (patch, to_patch, mask) = match cut.take() {
+                Some(first) => first,
+                None => {
+                    let moved = offset_quad(quad, offset);
+                    if !inside(&moved, frame) {
+                        continue;
+                    }
+                    let (patch, to_patch) = quad_patch(frame, &moved, MARGIN_PX)?;
+                    let (mask, _) = self.enrolment.find(&patch, model, 0.03)?;
+                    (patch, to_patch, mask)
+                }
+            };
+            let (ranked, shift, fit) = self.recognizer.recognize_located(
+                &patch,
+                MARGIN_PX as usize,
+                model,
+                Some(&mask),
+            )?;
+            if best.as_ref().is_none_or(|b| fit > b.fit) {
+                best = Some(Reading {
+                    ranked,
+                    shift,
+                    fit,
+                    to_patch,
+                });
+            }
+            if best.as_ref().is_some_and(|b| b.fit >= MIN_FIT) {
+                break;
+            }
+        }
+        Ok(best.filter(|b| b.fit >= MIN_FIT))
+    }
+
     /// Reads the tile of the open turn again in a later still picture (a hand's shadow or a
     /// half-lifted arm can spoil the first read): if a different reading the rules allow is now
     /// clearly likelier than the committed one, the turn is corrected.
@@ -451,32 +512,107 @@ impl Tracker {
     }
 
     fn look_for_follower(&mut self, frame: &Mat) -> anyhow::Result<Option<Event>> {
-        let (Some(open), Some(calib)) = (&self.open, &self.calibration) else {
+        let Some((pos, quad)) = self.open_without_follower() else {
             return Ok(None);
         };
-        if open.follower.is_some() {
+        let Some(calib) = &self.calibration else {
+            return Ok(None);
+        };
+        let (patch, _) = quad_patch(frame, &quad, MARGIN_PX)?;
+        let (_, blobs) = self.enrolment.find(&patch, &calib.colours, 0.03)?;
+        let reads = self.followers_on(pos, &blobs)?;
+        let seat = self.game.current_player().index();
+        if let Some(e) = self.deploy_mine(&reads)? {
+            return Ok(Some(e));
+        }
+        // Another player's figure on this turn's tile: a tile was probably missed or counted
+        // twice, so the turn order is off. Ask, once per tile.
+        let spots = self.game.follower_spots();
+        let foreign = reads
+            .iter()
+            .find(|f| f.colour != seat && spots.iter().any(|s| s.ports.contains(f.port)));
+        if let (Some(f), false) = (foreign, self.asked_about.contains(&pos)) {
+            self.asked_about.push(pos);
+            let owner = self.players.get(f.colour).map_or("?", |p| p.name.as_str());
+            let whose = &self.players[seat].name;
+            let q = format!(
+                "{owner}'s follower stands on the tile at ({}, {}), laid in {whose}'s turn: was a tile missed?",
+                pos.x, pos.y
+            );
+            self.ask(q.clone());
+            return Ok(Some(Event::Question(q)));
+        }
+        Ok(None)
+    }
+
+    /// Looks at the open tile while hands still move elsewhere on the table: a follower put on
+    /// a feature its tile completes is scored and taken back before the table is ever still.
+    /// Read when the tile's cell is unchanged since the previous frame and the tile still
+    /// shows (no hand over it).
+    fn glimpse_follower(&mut self, frame: &Mat) -> anyhow::Result<Option<Event>> {
+        let Some((pos, quad)) = self.open_without_follower() else {
+            self.open_look = None;
+            return Ok(None);
+        };
+        let Some(calib) = &self.calibration else {
+            return Ok(None);
+        };
+        if !inside(&quad, frame) {
             return Ok(None);
         }
-        let Some(pos) = open.at else { return Ok(None) };
-        let Some(quad) = self.quads.get(&pos).copied() else {
-            return Ok(None);
+        let model = calib.colours.clone();
+        let (patch, _) = quad_patch(frame, &quad, MARGIN_PX)?;
+        let look = cell_middle(&patch)?;
+        let still = match self.open_look.replace((pos, look.clone())) {
+            Some((before_at, before)) if before_at == pos => {
+                changed_share(&before, &look)? < GLIMPSE_STILL
+            }
+            _ => false,
         };
+        if !still {
+            return Ok(None);
+        }
+        let (mask, blobs) = self.enrolment.find(&patch, &model, 0.03)?;
+        if blobs.is_empty() {
+            return Ok(None);
+        }
+        let (_, _, fit) =
+            self.recognizer
+                .recognize_located(&patch, MARGIN_PX as usize, &model, Some(&mask))?;
+        if fit < MIN_FIT {
+            return Ok(None);
+        }
+        let reads = self.followers_on(pos, &blobs)?;
+        self.deploy_mine(&reads)
+    }
+
+    /// The open turn's cell and where it lies, while its follower is still to come.
+    fn open_without_follower(&self) -> Option<(Pos, Quad)> {
+        let open = self.open.as_ref().filter(|o| o.follower.is_none())?;
+        let pos = open.at?;
+        Some((pos, *self.quads.get(&pos)?))
+    }
+
+    /// The followers figure blobs show on the tile at `pos`.
+    fn followers_on(&self, pos: Pos, blobs: &[Blob]) -> anyhow::Result<Vec<FollowerRead>> {
         let placed = *self
             .game
             .board()
             .get(pos)
             .ok_or_else(|| anyhow::anyhow!("open tile missing"))?;
-        let (patch, _) = quad_patch(frame, &quad, MARGIN_PX)?;
-        let (_, blobs) = self.enrolment.find(&patch, &calib.colours, 0.03)?;
-        let seat = self.game.current_player().index();
-        let spots = self.game.follower_spots();
-        let reads = read_followers(
-            &blobs,
+        Ok(read_followers(
+            blobs,
             MARGIN_PX,
             [0.0, 0.0],
             placed.tile,
             placed.placement.rot,
-        );
+        ))
+    }
+
+    /// Commits the current player's follower among `reads`, if one stands on a free feature.
+    fn deploy_mine(&mut self, reads: &[FollowerRead]) -> anyhow::Result<Option<Event>> {
+        let seat = self.game.current_player().index();
+        let spots = self.game.follower_spots();
         let mine = reads.iter().find(|f| {
             f.colour == seat
                 && spots
@@ -484,22 +620,6 @@ impl Tracker {
                     .any(|s| s.ports.contains(f.port) && s.figures.contains(Figure::Normal))
         });
         let Some(f) = mine else {
-            // Another player's figure on this turn's tile: a tile was probably missed or
-            // counted twice, so the turn order is off. Ask, once per tile.
-            let foreign = reads
-                .iter()
-                .find(|f| f.colour != seat && spots.iter().any(|s| s.ports.contains(f.port)));
-            if let (Some(f), false) = (foreign, self.asked_about.contains(&pos)) {
-                self.asked_about.push(pos);
-                let owner = self.players.get(f.colour).map_or("?", |p| p.name.as_str());
-                let whose = &self.players[seat].name;
-                let q = format!(
-                    "{owner}'s follower stands on the tile at ({}, {}), laid in {whose}'s turn: was a tile missed?",
-                    pos.x, pos.y
-                );
-                self.ask(q.clone());
-                return Ok(Some(Event::Question(q)));
-            }
             return Ok(None);
         };
         self.game.deploy(f.port, Figure::Normal)?;
@@ -662,6 +782,32 @@ impl Tracker {
         self.close_turn()?;
         Ok(self.record())
     }
+}
+
+/// A tile read in a cell.
+struct Reading {
+    /// Candidates, likeliest first.
+    ranked: Vec<crate::vision::tile::Candidate>,
+    /// Where in the patch it was found (pixels from the centred cut).
+    shift: [f64; 2],
+    /// How well the best candidate fits.
+    fit: f64,
+    /// Picture to patch.
+    to_patch: [[f64; 3]; 3],
+}
+
+/// `quad` moved by `offset` (in tiles, along its own sides).
+fn offset_quad(quad: &Quad, offset: [f64; 2]) -> Quad {
+    let along = |a: usize, b: usize, k: usize| (quad[b][k] - quad[a][k]) * 0.5;
+    // Mean side vectors: east (0→1, 3→2) and south (0→3, 1→2).
+    let east = [along(0, 1, 0) + along(3, 2, 0), along(0, 1, 1) + along(3, 2, 1)];
+    let south = [along(0, 3, 0) + along(1, 2, 0), along(0, 3, 1) + along(1, 2, 1)];
+    quad.map(|p| {
+        [
+            p[0] + offset[0] * east[0] + offset[1] * south[0],
+            p[1] + offset[0] * east[1] + offset[1] * south[1],
+        ]
+    })
 }
 
 /// A base game between `players` with no turns yet.
