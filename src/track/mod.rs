@@ -49,9 +49,6 @@ const RE_READ_MARGIN: f64 = 3.0;
 /// How far (in tiles) a cell is cut again to each side when no tile fits where the grid
 /// predicts one.
 const GAP_SEARCH: f64 = 0.15;
-/// Largest share of the open tile's middle that may change between two frames for it to
-/// count as still while hands move elsewhere.
-const GLIMPSE_STILL: f64 = 0.02;
 /// Most tiles committed from one quiet picture.
 const MAX_TILES_AT_ONCE: usize = 3;
 
@@ -104,8 +101,8 @@ pub struct Tracker {
     first_changed: HashMap<Pos, u64>,
     turns: Vec<TurnEntry>,
     open: Option<TurnEntry>,
-    /// The open tile's cell in the last frame (for glimpses of its follower).
-    open_look: Option<(Pos, Mat)>,
+    /// New tiles with a figure on them glimpsed while hands moved, by cell.
+    glimpsed: HashMap<Pos, Sighting>,
     questions: Vec<String>,
 }
 
@@ -148,7 +145,7 @@ impl Tracker {
             quiet: 0,
             turns: Vec::new(),
             open: None,
-            open_look: None,
+            glimpsed: HashMap::new(),
             questions: Vec::new(),
         })
     }
@@ -176,23 +173,29 @@ impl Tracker {
             0.0,
             imgproc::INTER_AREA,
         )?;
-        let moving = match &self.previous {
+        let diff = match &self.previous {
             Some(prev) if prev.size()? == small.size()? => {
                 let mut diff = Mat::default();
                 opencv::core::absdiff(prev, &small, &mut diff)?;
-                opencv::core::mean(&diff, &opencv::core::no_array())?[0] > MOTION_LEVEL
+                Some(diff)
             }
-            _ => true,
+            _ => None,
         };
         self.previous = Some(small);
+        let moving = match &diff {
+            Some(d) => opencv::core::mean(d, &opencv::core::no_array())?[0] > MOTION_LEVEL,
+            None => true,
+        };
         if moving {
             self.quiet = 0;
             self.last_motion_s = time_s;
             self.read_this_pause = false;
-            return Ok(self.glimpse_follower(frame)?.into_iter().collect());
-        } else {
-            self.quiet += 1;
+            return match diff {
+                Some(d) => self.glimpse(frame, &d),
+                None => Ok(Vec::new()),
+            };
         }
+        self.quiet += 1;
         let long_enough = match (time_s, self.last_motion_s) {
             (Some(now), Some(moved)) => now - moved >= SETTLE_S,
             _ => true,
@@ -240,6 +243,8 @@ impl Tracker {
             laid += 1;
             events.extend(found);
             if let Some(e) = self.look_for_follower(frame)? {
+                events.push(e);
+            } else if let Some(e) = self.recall_glimpse()? {
                 events.push(e);
             }
         }
@@ -522,7 +527,7 @@ impl Tracker {
         let (_, blobs) = self.enrolment.find(&patch, &calib.colours, 0.03)?;
         let reads = self.followers_on(pos, &blobs)?;
         let seat = self.game.current_player().index();
-        if let Some(e) = self.deploy_mine(&reads)? {
+        if let Some(e) = self.deploy_mine(&reads, false)? {
             return Ok(Some(e));
         }
         // Another player's figure on this turn's tile: a tile was probably missed or counted
@@ -545,45 +550,135 @@ impl Tracker {
         Ok(None)
     }
 
-    /// Looks at the open tile while hands still move elsewhere on the table: a follower put on
-    /// a feature its tile completes is scored and taken back before the table is ever still.
-    /// Read when the tile's cell is unchanged since the previous frame and the tile still
-    /// shows (no hand over it).
-    fn glimpse_follower(&mut self, frame: &Mat) -> anyhow::Result<Option<Event>> {
-        let Some((pos, quad)) = self.open_without_follower() else {
-            self.open_look = None;
-            return Ok(None);
+    /// Looks at the cells that are still while hands move elsewhere on the table (`diff`: the
+    /// change since the previous frame, small). A follower put on a feature its tile completes
+    /// is scored and taken back at once, perhaps before the table is ever still: such a
+    /// follower is committed from a glimpse on the open tile, or remembered from a glimpse of a
+    /// tile not committed yet.
+    fn glimpse(&mut self, frame: &Mat, diff: &Mat) -> anyhow::Result<Vec<Event>> {
+        if self.calibration.is_none() {
+            return Ok(Vec::new());
+        }
+        let scale = f64::from(diff.cols()) / f64::from(frame.cols().max(1));
+        let still = |quad: &Quad| -> opencv::Result<bool> {
+            let xs = quad.map(|p| p[0] * scale);
+            let ys = quad.map(|p| p[1] * scale);
+            let lo = |v: [f64; 4]| v.iter().copied().fold(f64::MAX, f64::min).floor() as i32;
+            let hi = |v: [f64; 4]| v.iter().copied().fold(f64::MIN, f64::max).ceil() as i32;
+            let (x0, y0) = (lo(xs).max(0), lo(ys).max(0));
+            let (x1, y1) = (hi(xs).min(diff.cols()), hi(ys).min(diff.rows()));
+            if x1 - x0 < 2 || y1 - y0 < 2 {
+                return Ok(false);
+            }
+            let roi = Mat::roi(diff, opencv::core::Rect::new(x0, y0, x1 - x0, y1 - y0))?;
+            Ok(opencv::core::mean(&roi, &opencv::core::no_array())?[0] <= MOTION_LEVEL)
         };
+        let mut events = Vec::new();
+        if let Some((pos, quad)) = self.open_without_follower() {
+            if still(&quad)? {
+                let reads = self.followers_seen(frame, pos, &quad)?;
+                events.extend(self.deploy_mine(&reads, true)?);
+            }
+        }
+        let frontier = self.game.board().frontier().to_vec();
+        for pos in frontier {
+            let Some(quad) = self.predicted(pos) else {
+                continue;
+            };
+            if inside(&quad, frame) && still(&quad)? {
+                if let Some(seen) = self.sighting(frame, pos, &quad)? {
+                    self.glimpsed.insert(pos, seen);
+                }
+            }
+        }
+        Ok(events)
+    }
+
+    /// The followers on the open tile at `pos`, if the tile shows well (no hand over it).
+    fn followers_seen(
+        &self,
+        frame: &Mat,
+        pos: Pos,
+        quad: &Quad,
+    ) -> anyhow::Result<Vec<FollowerRead>> {
+        let Some(calib) = &self.calibration else {
+            return Ok(Vec::new());
+        };
+        let (patch, _) = quad_patch(frame, quad, MARGIN_PX)?;
+        let (mask, blobs) = self.enrolment.find(&patch, &calib.colours, 0.03)?;
+        if blobs.is_empty() {
+            return Ok(Vec::new());
+        }
+        let (_, _, fit) = self.recognizer.recognize_located(
+            &patch,
+            MARGIN_PX as usize,
+            &calib.colours,
+            Some(&mask),
+        )?;
+        if fit < MIN_FIT {
+            return Ok(Vec::new());
+        }
+        self.followers_on(pos, &blobs)
+    }
+
+    /// A new tile with a figure on it glimpsed on frontier cell `pos`: its likeliest legal
+    /// reading and the followers on it.
+    fn sighting(&self, frame: &Mat, pos: Pos, quad: &Quad) -> anyhow::Result<Option<Sighting>> {
         let Some(calib) = &self.calibration else {
             return Ok(None);
         };
-        if !inside(&quad, frame) {
-            return Ok(None);
-        }
-        let model = calib.colours.clone();
-        let (patch, _) = quad_patch(frame, &quad, MARGIN_PX)?;
-        let look = cell_middle(&patch)?;
-        let still = match self.open_look.replace((pos, look.clone())) {
-            Some((before_at, before)) if before_at == pos => {
-                changed_share(&before, &look)? < GLIMPSE_STILL
+        let (patch, _) = quad_patch(frame, quad, MARGIN_PX)?;
+        if let Some(before) = self.frontier_looks.get(&pos) {
+            if changed_share(before, &cell_middle(&patch)?)? < NEW_TILE_CHANGE {
+                return Ok(None);
             }
-            _ => false,
-        };
-        if !still {
-            return Ok(None);
         }
-        let (mask, blobs) = self.enrolment.find(&patch, &model, 0.03)?;
+        let (mask, blobs) = self.enrolment.find(&patch, &calib.colours, 0.03)?;
         if blobs.is_empty() {
             return Ok(None);
         }
-        let (_, _, fit) =
-            self.recognizer
-                .recognize_located(&patch, MARGIN_PX as usize, &model, Some(&mask))?;
+        let (ranked, shift, fit) = self.recognizer.recognize_located(
+            &patch,
+            MARGIN_PX as usize,
+            &calib.colours,
+            Some(&mask),
+        )?;
         if fit < MIN_FIT {
             return Ok(None);
         }
-        let reads = self.followers_on(pos, &blobs)?;
-        self.deploy_mine(&reads)
+        let Some(c) = ranked.iter().find(|c| {
+            self.game.remaining(c.tile) > 0
+                && self
+                    .game
+                    .legal_placements(c.tile)
+                    .contains(&Placement { pos, rot: c.rot })
+        }) else {
+            return Ok(None);
+        };
+        Ok(Some(Sighting {
+            tile: c.tile,
+            rot: c.rot,
+            followers: read_followers(&blobs, MARGIN_PX, shift, c.tile, c.rot),
+            during: self.settled,
+        }))
+    }
+
+    /// The follower glimpsed on the open tile before it was committed, if the tile was read the
+    /// same then and the follower's feature is complete now (scored and taken back, so not on
+    /// the still table).
+    fn recall_glimpse(&mut self) -> anyhow::Result<Option<Event>> {
+        let Some((pos, _)) = self.open_without_follower() else {
+            return Ok(None);
+        };
+        let Some(seen) = self.glimpsed.remove(&pos) else {
+            return Ok(None);
+        };
+        let placed = self.game.board().get(pos).copied();
+        let same = placed.is_some_and(|p| p.tile == seen.tile && p.placement.rot == seen.rot);
+        if !same || seen.during != self.settled {
+            return Ok(None);
+        }
+        self.deploy_mine(&seen.followers, true)
     }
 
     /// The open turn's cell and where it lies, while its follower is still to come.
@@ -609,15 +704,29 @@ impl Tracker {
         ))
     }
 
-    /// Commits the current player's follower among `reads`, if one stands on a free feature.
-    fn deploy_mine(&mut self, reads: &[FollowerRead]) -> anyhow::Result<Option<Event>> {
+    /// Commits the current player's follower among `reads`, if one stands on a free feature
+    /// (with `completed_only`, a feature the open tile completes).
+    fn deploy_mine(
+        &mut self,
+        reads: &[FollowerRead],
+        completed_only: bool,
+    ) -> anyhow::Result<Option<Event>> {
+        let Some(pos) = self.open.as_ref().and_then(|o| o.at) else {
+            return Ok(None);
+        };
         let seat = self.game.current_player().index();
         let spots = self.game.follower_spots();
+        let completed = |port| {
+            self.game
+                .feature_at(pos, port)
+                .is_some_and(|f| f.is_closed())
+        };
         let mine = reads.iter().find(|f| {
             f.colour == seat
                 && spots
                     .iter()
                     .any(|s| s.ports.contains(f.port) && s.figures.contains(Figure::Normal))
+                && (!completed_only || completed(f.port))
         });
         let Some(f) = mine else {
             return Ok(None);
@@ -782,6 +891,15 @@ impl Tracker {
         self.close_turn()?;
         Ok(self.record())
     }
+}
+
+/// A new tile glimpsed with a figure on it while hands moved elsewhere.
+struct Sighting {
+    tile: crate::rules::TileId,
+    rot: Rotation,
+    followers: Vec<FollowerRead>,
+    /// The still pictures read before it (it counts only until the next).
+    during: u64,
 }
 
 /// A tile read in a cell.
