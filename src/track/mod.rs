@@ -29,7 +29,7 @@ use crate::vision::locate::{
 use crate::vision::figures::Blob;
 use crate::vision::meeples::{read_followers, FollowerRead};
 use crate::vision::rectify::{quad_patch, shifted_quad, Quad, MARGIN_PX};
-use crate::vision::terrain::ColourModel;
+use crate::vision::terrain::{same_for_the_rules, ColourModel};
 use crate::vision::tile::TileRecognizer;
 
 /// Width of the picture motion is measured on.
@@ -49,6 +49,9 @@ const RE_READ_MARGIN: f64 = 3.0;
 /// How far (in tiles) a cell is cut again to each side when no tile fits where the grid
 /// predicts one.
 const GAP_SEARCH: f64 = 0.15;
+/// How much likelier than the runner-up a tile's reading must be to be committed without
+/// asking the players.
+const SURE_MARGIN: f64 = 3.0;
 /// Most tiles committed from one quiet picture.
 const MAX_TILES_AT_ONCE: usize = 3;
 
@@ -307,7 +310,8 @@ impl Tracker {
         let (model, table) = (calib.colours.clone(), calib.table);
         let cat = catalogue();
         type Key = (std::cmp::Reverse<u64>, f64);
-        let mut best: Option<(Key, Pos, Placement, crate::rules::TileId, Quad)> = None;
+        type Doubt = Option<(crate::rules::TileId, Rotation)>;
+        let mut best: Option<(Key, Pos, Placement, crate::rules::TileId, Quad, Doubt)> = None;
         let frontier = self.game.board().frontier().to_vec();
         for pos in frontier {
             let Some(quad) = self.predicted(pos) else {
@@ -357,16 +361,44 @@ impl Tracker {
                 ));
                 continue;
             };
+            // The runner-up the rules can tell apart: when it is nearly as likely, the players
+            // are asked (the likelier one is committed meanwhile, to be corrected if wrong).
+            let runner_up = ranked.iter().find(|d| {
+                (d.tile != c.tile || !same_for_the_rules(d.tile, d.rot, c.rot))
+                    && self.game.remaining(d.tile) > 0
+                    && self
+                        .game
+                        .legal_placements(d.tile)
+                        .contains(&Placement { pos, rot: d.rot })
+            });
+            let doubt = runner_up
+                .filter(|d| c.probability < SURE_MARGIN * d.probability)
+                .map(|d| (d.tile, d.rot));
             // The tile that appeared first was laid first; among those, the best fit.
             let key = (std::cmp::Reverse(since), fit);
             if best.as_ref().is_none_or(|b| key > b.0) {
                 let quad = shifted_quad(&to_patch, MARGIN_PX, shift);
-                best = Some((key, pos, Placement { pos, rot: c.rot }, c.tile, quad));
+                let placement = Placement { pos, rot: c.rot };
+                best = Some((key, pos, placement, c.tile, quad, doubt));
             }
         }
-        let Some((_, pos, placement, tile, quad)) = best else {
+        let Some((_, pos, placement, tile, quad, doubt)) = best else {
             return Ok(Vec::new());
         };
+        let mut events = Vec::new();
+        if let Some((other, other_rot)) = doubt {
+            let q = format!(
+                "is the tile at ({}, {}) {} turned {}° or {} turned {}°?",
+                pos.x,
+                pos.y,
+                cat.tile(tile).name,
+                placement.rot.degrees(),
+                cat.tile(other).name,
+                other_rot.degrees()
+            );
+            self.ask(q.clone());
+            events.push(Event::Question(q));
+        }
         self.first_changed.remove(&pos);
         self.close_turn()?;
         self.game.place(tile, placement)?;
@@ -400,11 +432,15 @@ impl Tracker {
             discard: false,
             wheel: None,
         });
-        Ok(vec![Event::Tile {
-            pos,
-            tile: name,
-            rot: placement.rot.degrees(),
-        }])
+        events.insert(
+            0,
+            Event::Tile {
+                pos,
+                tile: name,
+                rot: placement.rot.degrees(),
+            },
+        );
+        Ok(events)
     }
 
     /// Reads a new tile in the cell cut from `quad` as `cut` (patch, picture to patch, figure
