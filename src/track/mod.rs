@@ -10,6 +10,7 @@ pub mod eval;
 mod followers;
 mod glimpse;
 mod grid;
+mod hand;
 pub mod session;
 mod tiles;
 
@@ -35,6 +36,14 @@ const MOTION_WIDTH: i32 = 160;
 const MOTION_LEVEL: f64 = 1.5;
 /// Share of a cell's middle that must change between quiet pictures for a new tile there.
 const NEW_TILE_CHANGE: f64 = 0.3;
+/// Grey-level change (small picture) that counts as something there that was not.
+const ARM_LEVEL: f64 = 30.0;
+/// Seconds of stillness after which a picture is read even with an arm in it.
+const ARM_WAIT_S: f64 = 3.0;
+/// The same in frames, for a source with no clock.
+const ARM_WAIT_FRAMES: usize = 15;
+/// Most change of brightness between two looks of a cell put down to the light.
+const LIGHT_DRIFT: f64 = 1.15;
 /// Still frames before a picture is read.
 const SETTLE_FRAMES: usize = 3;
 /// Seconds the table must be still before a picture is read (with a clock).
@@ -63,6 +72,11 @@ pub enum Event {
     },
     /// Something the tracker could not decide: a player must answer.
     Question(String),
+    /// The drawn tile was seen off the board (or is gone from view).
+    InHand {
+        /// Its type's name.
+        tile: Option<String>,
+    },
 }
 
 /// Follows one game.
@@ -75,6 +89,8 @@ pub struct Tracker {
     quads: HashMap<Pos, Quad>,
     previous: Option<Mat>,
     last_settled: Option<Mat>,
+    /// The small grey picture last read (to tell an arm reaching in).
+    read_small: Option<Mat>,
     /// Each frontier cell as it looked at the last quiet picture, to tell a new tile from
     /// a shadow or a figure leaning in from the next cell.
     frontier_looks: HashMap<Pos, Mat>,
@@ -91,6 +107,8 @@ pub struct Tracker {
     first_changed: HashMap<Pos, u64>,
     turns: Vec<TurnEntry>,
     open: Option<TurnEntry>,
+    /// The drawn tile, seen off the board.
+    in_hand: Option<crate::rules::TileId>,
     /// New tiles with a figure on them glimpsed while hands moved, by cell.
     glimpsed: HashMap<Pos, glimpse::Sighting>,
     questions: Vec<String>,
@@ -126,6 +144,7 @@ impl Tracker {
             quads,
             previous: None,
             last_settled: None,
+            read_small: None,
             frontier_looks: HashMap::new(),
             settled: 0,
             last_motion_s: None,
@@ -136,6 +155,7 @@ impl Tracker {
             turns: Vec::new(),
             open: None,
             glimpsed: HashMap::new(),
+            in_hand: None,
             questions: Vec::new(),
         })
     }
@@ -193,8 +213,79 @@ impl Tracker {
         if self.read_this_pause || self.quiet < SETTLE_FRAMES || !long_enough {
             return Ok(Vec::new());
         }
+        // An arm still reaching in (slow at the end of its move, so the picture looks still)
+        // is waited out, up to a point: a sleeve may rest on the table's edge for good.
+        let waited = match (time_s, self.last_motion_s) {
+            (Some(now), Some(moved)) => now - moved >= ARM_WAIT_S,
+            _ => self.quiet >= ARM_WAIT_FRAMES,
+        };
+        if !waited && self.arm_in_view()? {
+            return Ok(Vec::new());
+        }
         self.read_this_pause = true;
-        self.read_settled(frame)
+        let events = self.read_settled(frame)?;
+        self.read_small = self.previous.clone();
+        Ok(events)
+    }
+
+    /// Whether an arm reaches into the picture: a change since the last picture read that
+    /// touches the picture's border and is bigger than a tile (but not most of the picture,
+    /// which is the light or the camera moving).
+    fn arm_in_view(&self) -> opencv::Result<bool> {
+        let (Some(now), Some(before), Some(calib)) =
+            (&self.previous, &self.read_small, &self.calibration)
+        else {
+            return Ok(false);
+        };
+        if now.size()? != before.size()? {
+            return Ok(false);
+        }
+        let mean = |m: &Mat| -> opencv::Result<f64> {
+            Ok(opencv::core::mean(m, &opencv::core::no_array())?[0])
+        };
+        let gain = (mean(before)? / mean(now)?.max(1.0)).clamp(0.7, 1.4);
+        let mut evened = Mat::default();
+        now.convert_to(&mut evened, -1, gain, 0.0)?;
+        let mut diff = Mat::default();
+        opencv::core::absdiff(before, &evened, &mut diff)?;
+        let mut changed = Mat::default();
+        imgproc::threshold(
+            &diff,
+            &mut changed,
+            ARM_LEVEL,
+            255.0,
+            imgproc::THRESH_BINARY,
+        )?;
+        let (mut labels, mut stats, mut centroids) =
+            (Mat::default(), Mat::default(), Mat::default());
+        let n = imgproc::connected_components_with_stats(
+            &changed,
+            &mut labels,
+            &mut stats,
+            &mut centroids,
+            8,
+            opencv::core::CV_32S,
+        )?;
+        let scale = f64::from(now.cols()) / f64::from(calib.size[0].max(1));
+        let q = calib.start;
+        let tile_area = 0.5
+            * ((q[2][0] - q[0][0]) * (q[3][1] - q[1][1])
+                - (q[3][0] - q[1][0]) * (q[2][1] - q[0][1]))
+                .abs()
+            * scale
+            * scale;
+        let (w, h) = (now.cols(), now.rows());
+        for i in 1..n {
+            let at = |k| stats.at_2d::<i32>(i, k).copied();
+            let (x, y) = (at(imgproc::CC_STAT_LEFT)?, at(imgproc::CC_STAT_TOP)?);
+            let (cw, ch) = (at(imgproc::CC_STAT_WIDTH)?, at(imgproc::CC_STAT_HEIGHT)?);
+            let area = f64::from(at(imgproc::CC_STAT_AREA)?);
+            let border = x == 0 || y == 0 || x + cw == w || y + ch == h;
+            if border && area > 1.5 * tile_area && area < 0.5 * f64::from(w * h) {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     fn read_settled(&mut self, frame: &Mat) -> anyhow::Result<Vec<Event>> {
@@ -247,6 +338,10 @@ impl Tracker {
             self.ask(q.clone());
             events.push(Event::Question(q));
         }
+        if laid > 0 && self.in_hand.take().is_some() {
+            events.push(Event::InHand { tile: None });
+        }
+        events.extend(self.look_for_tile_in_hand(frame)?);
         self.settled += 1;
         Ok(events)
     }
@@ -308,6 +403,11 @@ impl Tracker {
     /// Questions that came up (each one a point where a player would have been asked).
     pub fn questions(&self) -> &[String] {
         &self.questions
+    }
+
+    /// The drawn tile, when the camera sees it off the board.
+    pub fn tile_in_hand(&self) -> Option<crate::rules::TileId> {
+        self.in_hand
     }
 
     /// The game as the tracker has committed it (the open turn included).
@@ -465,17 +565,25 @@ fn cell_middle(patch: &Mat) -> opencv::Result<Mat> {
 }
 
 /// Share of pixels whose colour changed (summed over channels) by more than 45 between two
-/// looks.
+/// looks, once a little change of light is evened out (`now` scaled towards `before`'s mean
+/// brightness by at most [`LIGHT_DRIFT`]: the room getting darker is not a new tile, a bright
+/// tile on a dark cloth still is).
 fn changed_share(before: &Mat, now: &Mat) -> opencv::Result<f64> {
-    let mut diff = Mat::default();
-    opencv::core::absdiff(before, now, &mut diff)?;
-    let diff = diff.try_clone()?;
-    let bytes = diff.data_bytes()?;
-    let changed = bytes
+    let (a, b) = (before.try_clone()?, now.try_clone()?);
+    let (a, b) = (a.data_bytes()?, b.data_bytes()?);
+    let mean = |px: &[u8]| px.iter().map(|&v| f64::from(v)).sum::<f64>() / px.len().max(1) as f64;
+    let gain = (mean(a) / mean(b).max(1.0)).clamp(1.0 / LIGHT_DRIFT, LIGHT_DRIFT);
+    let changed = a
         .chunks_exact(3)
-        .filter(|p| u32::from(p[0]) + u32::from(p[1]) + u32::from(p[2]) > 45)
+        .zip(b.chunks_exact(3))
+        .filter(|(p, q)| {
+            (0..3)
+                .map(|c| (f64::from(p[c]) - f64::from(q[c]) * gain).abs())
+                .sum::<f64>()
+                > 45.0
+        })
         .count();
-    Ok(changed as f64 / (bytes.len() / 3).max(1) as f64)
+    Ok(changed as f64 / (a.len() / 3).max(1) as f64)
 }
 
 /// Whether a quad found as the start tile could be one: a convex four-sided shape, not tiny and

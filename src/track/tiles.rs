@@ -94,7 +94,7 @@ impl Tracker {
                 shift,
                 fit,
                 to_patch,
-            }) = self.read_cell(frame, &quad, (patch, to_patch, mask), &model)?
+            }) = self.read_cell(frame, pos, &quad, (patch, to_patch, mask), &model)?
             else {
                 // Table, shadow or the top of a figure on the next tile: not a tile.
                 continue;
@@ -194,21 +194,31 @@ impl Tracker {
         Ok(events)
     }
 
-    /// Reads a new tile in the cell cut from `quad` as `cut` (patch, picture to patch, figure
-    /// mask). A tile laid with a gap to its
-    /// neighbours lies further off than the recogniser searches, so when nothing fits where the
-    /// grid predicts it, the cell is cut again a little off to each side.
+    /// Reads a new tile in cell `pos`, cut from `quad` as `cut` (patch, picture to patch,
+    /// figure mask). A tile laid with a gap to its neighbours lies further off than the
+    /// recogniser searches, so when nothing fits where the grid predicts it, the cell is cut
+    /// again a little off towards each empty neighbour (never towards a laid tile: a figure
+    /// standing there would read as a tile).
     fn read_cell(
         &self,
         frame: &Mat,
+        pos: Pos,
         quad: &Quad,
         cut: (Mat, [[f64; 3]; 3], Mat),
         model: &ColourModel,
     ) -> anyhow::Result<Option<Reading>> {
         let mut best: Option<Reading> = None;
-        let offsets = std::iter::once([0.0, 0.0]).chain(
-            [[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [0.0, -1.0]].map(|d| d.map(|v| v * GAP_SEARCH)),
-        );
+        let board = self.game.board();
+        let away = Dir::ALL
+            .into_iter()
+            .filter(|&d| !board.is_occupied(pos.step(d)))
+            .map(|d| match d {
+                Dir::N => [0.0, -GAP_SEARCH],
+                Dir::E => [GAP_SEARCH, 0.0],
+                Dir::S => [0.0, GAP_SEARCH],
+                Dir::W => [-GAP_SEARCH, 0.0],
+            });
+        let offsets = std::iter::once([0.0, 0.0]).chain(away);
         let mut cut = Some(cut);
         for offset in offsets {
             let (patch, to_patch, mask) = match cut.take() {

@@ -14,6 +14,7 @@ pub mod calibration;
 pub mod eval;
 pub mod figures;
 pub mod locate;
+pub mod loose;
 pub mod meeples;
 pub mod pennant;
 pub mod rectify;
