@@ -32,32 +32,24 @@ pub fn find_loose_tile(
         0.0,
     );
     let mut hidden = frame.try_clone()?;
-    let mut polys = Vector::<Vector<Point>>::new();
     for q in board {
         let c = [
             q.iter().map(|p| p[0]).sum::<f64>() / 4.0,
             q.iter().map(|p| p[1]).sum::<f64>() / 4.0,
         ];
         let grow = 1.0 + 2.0 * BOARD_REACH;
-        polys.push(
-            q.iter()
-                .map(|p| {
-                    Point::new(
-                        (c[0] + (p[0] - c[0]) * grow).round() as i32,
-                        (c[1] + (p[1] - c[1]) * grow).round() as i32,
-                    )
-                })
-                .collect(),
-        );
+        let around: Vector<Point> = q
+            .iter()
+            .map(|p| {
+                Point::new(
+                    (c[0] + (p[0] - c[0]) * grow).round() as i32,
+                    (c[1] + (p[1] - c[1]) * grow).round() as i32,
+                )
+            })
+            .collect();
+        // One at a time: overlapping polygons filled together cancel out.
+        imgproc::fill_convex_poly(&mut hidden, &around, paint, imgproc::LINE_8, 0)?;
     }
-    imgproc::fill_poly(
-        &mut hidden,
-        &polys,
-        paint,
-        imgproc::LINE_8,
-        0,
-        Point::new(0, 0),
-    )?;
     let Some(found) = find_start_tile(&hidden, model)? else {
         return Ok(None);
     };
