@@ -151,7 +151,7 @@ fn run(
             }
         }
         if changed {
-            let table = Arc::new(TableView::of(session.tracker(), hand));
+            let table = Arc::new(view(&session, hand));
             publish(&|s| s.table = Arc::clone(&table));
         }
         let frame = match source.next_frame() {
@@ -165,7 +165,7 @@ fn run(
                 match inbox.recv_timeout(Duration::from_millis(200)) {
                     Ok(command) => {
                         let refusal = apply(&mut session, &mut hand, command).err();
-                        let table = Arc::new(TableView::of(session.tracker(), hand));
+                        let table = Arc::new(view(&session, hand));
                         publish(&|s| {
                             s.refusal = refusal.as_ref().map(|e| format!("{e:#}"));
                             s.table = Arc::clone(&table);
@@ -207,7 +207,7 @@ fn run(
             fps_window = (Instant::now(), 0);
         }
         let new_events = result.as_ref().is_ok_and(|events| !events.is_empty());
-        let table = new_events.then(|| Arc::new(TableView::of(session.tracker(), hand)));
+        let table = new_events.then(|| Arc::new(view(&session, hand)));
         let status = match &result {
             Ok(_) => format!("{} — frame {}", source.describe(), frame.index),
             Err(e) => format!("could not read frame {}: {e:#}", frame.index),
@@ -225,6 +225,12 @@ fn run(
             s.fps = fps;
         });
     }
+}
+
+/// The game view, with the tile in hand the players picked or else the one the camera sees.
+fn view(session: &Session, hand: Option<TileId>) -> TableView {
+    let tracker = session.tracker();
+    TableView::of(tracker, hand.or(tracker.tile_in_hand()))
 }
 
 fn apply(session: &mut Session, hand: &mut Option<TileId>, command: Command) -> anyhow::Result<()> {

@@ -141,6 +141,8 @@ fn describe(session: &Session, event: &Event) -> String {
         }
         Event::Follower { port } => format!("{who} put a follower on {port}"),
         Event::Question(q) => format!("question: {q}"),
+        Event::InHand { tile: Some(tile) } => format!("tile in hand: {tile}"),
+        Event::InHand { tile: None } => "no tile in hand".to_string(),
     }
 }
 

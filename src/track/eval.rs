@@ -14,6 +14,8 @@ pub struct TrackReport {
     pub games: usize,
     /// Games whose final scores came out exactly right.
     pub scores_right: usize,
+    /// Games whose final scores came out wrong with no question raised: silent errors.
+    pub wrong_silently: usize,
     /// Turns played in all games.
     pub turns: usize,
     /// Turns committed exactly right (tile, cell, rotation the rules can tell apart, follower).
@@ -31,10 +33,12 @@ impl TrackReport {
         format!(
             "| measure | value |\n|---|---|\n| games | {} |\n\
              | games with exactly the true final scores | {:.1} % |\n\
+             | games wrong with no question raised | {} |\n\
              | turns committed exactly right | {:.2} % of {} |\n\
              | questions raised | {} |\n| tracker speed | {:.0} frames/s |\n",
             self.games,
             pct(self.scores_right, self.games),
+            self.wrong_silently,
             pct(self.turns_right, self.turns),
             self.turns,
             self.questions,
@@ -60,7 +64,8 @@ pub fn evaluate_tracking(games: usize, turns: usize, seed: u64) -> anyhow::Resul
             frames += 1;
         }
         report.games += 1;
-        report.questions += tracker.questions().len();
+        let asked = tracker.questions().len();
+        report.questions += asked;
         let tracked = tracker.into_record()?;
         report.turns += record.turns.len();
         for (truth, seen) in record.turns.iter().zip(&tracked.turns) {
@@ -86,6 +91,8 @@ pub fn evaluate_tracking(games: usize, turns: usize, seed: u64) -> anyhow::Resul
             .unwrap_or_default();
         if true_scores == seen_scores {
             report.scores_right += 1;
+        } else if asked == 0 {
+            report.wrong_silently += 1;
         }
     }
     report.frames_per_s = frames as f64 / busy.max(1e-9);

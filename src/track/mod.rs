@@ -7,8 +7,12 @@
 //! just laid. Nothing illegal is ever committed; what cannot be read is listed as a question.
 
 pub mod eval;
+mod followers;
+mod glimpse;
 mod grid;
+mod hand;
 pub mod session;
+mod tiles;
 
 use std::collections::HashMap;
 
@@ -16,18 +20,13 @@ use opencv::core::{Mat, Size};
 use opencv::imgproc;
 use opencv::prelude::*;
 
-use crate::record::{turn_of, FollowerEntry, PlayerEntry, Record, TurnEntry, FORMAT_VERSION};
-use crate::rules::{
-    catalogue, Dir, Figure, Game, Placement, Pos, Rotation, RuleOptions, Setup, Turn,
-};
+use crate::record::{turn_of, PlayerEntry, Record, TurnEntry, FORMAT_VERSION};
+use crate::rules::{Game, Pos, Rotation, RuleOptions, Setup, Turn};
 use crate::sim::figures::colour_bgr;
 use crate::vision::calibration::Calibration;
 use crate::vision::figures::Enrolment;
-use crate::vision::locate::{
-    find_start_tile, inside, looks_empty, predict, predict_fitted, table_colours_near, MIN_FIT,
-};
-use crate::vision::meeples::read_followers;
-use crate::vision::rectify::{quad_patch, shifted_quad, Quad, MARGIN_PX};
+use crate::vision::locate::{find_start_tile, predict, predict_fitted, table_colours_near};
+use crate::vision::rectify::{quad_patch, Quad, MARGIN_PX};
 use crate::vision::terrain::ColourModel;
 use crate::vision::tile::TileRecognizer;
 
@@ -37,14 +36,18 @@ const MOTION_WIDTH: i32 = 160;
 const MOTION_LEVEL: f64 = 1.5;
 /// Share of a cell's middle that must change between quiet pictures for a new tile there.
 const NEW_TILE_CHANGE: f64 = 0.3;
+/// Grey-level change (small picture) that counts as something there that was not.
+const ARM_LEVEL: f64 = 30.0;
+/// Seconds of stillness after which a picture is read even with an arm in it.
+const ARM_WAIT_S: f64 = 3.0;
+/// The same in frames, for a source with no clock.
+const ARM_WAIT_FRAMES: usize = 15;
+/// Most change of brightness between two looks of a cell put down to the light.
+const LIGHT_DRIFT: f64 = 1.15;
 /// Still frames before a picture is read.
 const SETTLE_FRAMES: usize = 3;
 /// Seconds the table must be still before a picture is read (with a clock).
 pub const SETTLE_S: f64 = 0.5;
-/// Readings tried when the open tile is read again.
-const RE_READ_CANDIDATES: usize = 3;
-/// How much likelier than the committed reading a new one must be to replace it.
-const RE_READ_MARGIN: f64 = 3.0;
 /// Most tiles committed from one quiet picture.
 const MAX_TILES_AT_ONCE: usize = 3;
 
@@ -69,6 +72,11 @@ pub enum Event {
     },
     /// Something the tracker could not decide: a player must answer.
     Question(String),
+    /// The drawn tile was seen off the board (or is gone from view).
+    InHand {
+        /// Its type's name.
+        tile: Option<String>,
+    },
 }
 
 /// Follows one game.
@@ -81,6 +89,8 @@ pub struct Tracker {
     quads: HashMap<Pos, Quad>,
     previous: Option<Mat>,
     last_settled: Option<Mat>,
+    /// The small grey picture last read (to tell an arm reaching in).
+    read_small: Option<Mat>,
     /// Each frontier cell as it looked at the last quiet picture, to tell a new tile from
     /// a shadow or a figure leaning in from the next cell.
     frontier_looks: HashMap<Pos, Mat>,
@@ -97,6 +107,10 @@ pub struct Tracker {
     first_changed: HashMap<Pos, u64>,
     turns: Vec<TurnEntry>,
     open: Option<TurnEntry>,
+    /// The drawn tile, seen off the board.
+    in_hand: Option<crate::rules::TileId>,
+    /// New tiles with a figure on them glimpsed while hands moved, by cell.
+    glimpsed: HashMap<Pos, glimpse::Sighting>,
     questions: Vec<String>,
 }
 
@@ -130,6 +144,7 @@ impl Tracker {
             quads,
             previous: None,
             last_settled: None,
+            read_small: None,
             frontier_looks: HashMap::new(),
             settled: 0,
             last_motion_s: None,
@@ -139,6 +154,8 @@ impl Tracker {
             quiet: 0,
             turns: Vec::new(),
             open: None,
+            glimpsed: HashMap::new(),
+            in_hand: None,
             questions: Vec::new(),
         })
     }
@@ -166,22 +183,29 @@ impl Tracker {
             0.0,
             imgproc::INTER_AREA,
         )?;
-        let moving = match &self.previous {
+        let diff = match &self.previous {
             Some(prev) if prev.size()? == small.size()? => {
                 let mut diff = Mat::default();
                 opencv::core::absdiff(prev, &small, &mut diff)?;
-                opencv::core::mean(&diff, &opencv::core::no_array())?[0] > MOTION_LEVEL
+                Some(diff)
             }
-            _ => true,
+            _ => None,
         };
         self.previous = Some(small);
+        let moving = match &diff {
+            Some(d) => opencv::core::mean(d, &opencv::core::no_array())?[0] > MOTION_LEVEL,
+            None => true,
+        };
         if moving {
             self.quiet = 0;
             self.last_motion_s = time_s;
             self.read_this_pause = false;
-        } else {
-            self.quiet += 1;
+            return match diff {
+                Some(d) => self.glimpse(frame, &d),
+                None => Ok(Vec::new()),
+            };
         }
+        self.quiet += 1;
         let long_enough = match (time_s, self.last_motion_s) {
             (Some(now), Some(moved)) => now - moved >= SETTLE_S,
             _ => true,
@@ -189,8 +213,79 @@ impl Tracker {
         if self.read_this_pause || self.quiet < SETTLE_FRAMES || !long_enough {
             return Ok(Vec::new());
         }
+        // An arm still reaching in (slow at the end of its move, so the picture looks still)
+        // is waited out, up to a point: a sleeve may rest on the table's edge for good.
+        let waited = match (time_s, self.last_motion_s) {
+            (Some(now), Some(moved)) => now - moved >= ARM_WAIT_S,
+            _ => self.quiet >= ARM_WAIT_FRAMES,
+        };
+        if !waited && self.arm_in_view()? {
+            return Ok(Vec::new());
+        }
         self.read_this_pause = true;
-        self.read_settled(frame)
+        let events = self.read_settled(frame)?;
+        self.read_small = self.previous.clone();
+        Ok(events)
+    }
+
+    /// Whether an arm reaches into the picture: a change since the last picture read that
+    /// touches the picture's border and is bigger than a tile (but not most of the picture,
+    /// which is the light or the camera moving).
+    fn arm_in_view(&self) -> opencv::Result<bool> {
+        let (Some(now), Some(before), Some(calib)) =
+            (&self.previous, &self.read_small, &self.calibration)
+        else {
+            return Ok(false);
+        };
+        if now.size()? != before.size()? {
+            return Ok(false);
+        }
+        let mean = |m: &Mat| -> opencv::Result<f64> {
+            Ok(opencv::core::mean(m, &opencv::core::no_array())?[0])
+        };
+        let gain = (mean(before)? / mean(now)?.max(1.0)).clamp(0.7, 1.4);
+        let mut evened = Mat::default();
+        now.convert_to(&mut evened, -1, gain, 0.0)?;
+        let mut diff = Mat::default();
+        opencv::core::absdiff(before, &evened, &mut diff)?;
+        let mut changed = Mat::default();
+        imgproc::threshold(
+            &diff,
+            &mut changed,
+            ARM_LEVEL,
+            255.0,
+            imgproc::THRESH_BINARY,
+        )?;
+        let (mut labels, mut stats, mut centroids) =
+            (Mat::default(), Mat::default(), Mat::default());
+        let n = imgproc::connected_components_with_stats(
+            &changed,
+            &mut labels,
+            &mut stats,
+            &mut centroids,
+            8,
+            opencv::core::CV_32S,
+        )?;
+        let scale = f64::from(now.cols()) / f64::from(calib.size[0].max(1));
+        let q = calib.start;
+        let tile_area = 0.5
+            * ((q[2][0] - q[0][0]) * (q[3][1] - q[1][1])
+                - (q[3][0] - q[1][0]) * (q[2][1] - q[0][1]))
+                .abs()
+            * scale
+            * scale;
+        let (w, h) = (now.cols(), now.rows());
+        for i in 1..n {
+            let at = |k| stats.at_2d::<i32>(i, k).copied();
+            let (x, y) = (at(imgproc::CC_STAT_LEFT)?, at(imgproc::CC_STAT_TOP)?);
+            let (cw, ch) = (at(imgproc::CC_STAT_WIDTH)?, at(imgproc::CC_STAT_HEIGHT)?);
+            let area = f64::from(at(imgproc::CC_STAT_AREA)?);
+            let border = x == 0 || y == 0 || x + cw == w || y + ch == h;
+            if border && area > 1.5 * tile_area && area < 0.5 * f64::from(w * h) {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     fn read_settled(&mut self, frame: &Mat) -> anyhow::Result<Vec<Event>> {
@@ -230,6 +325,8 @@ impl Tracker {
             events.extend(found);
             if let Some(e) = self.look_for_follower(frame)? {
                 events.push(e);
+            } else if let Some(e) = self.recall_glimpse()? {
+                events.push(e);
             }
         }
         if laid > 1 {
@@ -241,6 +338,10 @@ impl Tracker {
             self.ask(q.clone());
             events.push(Event::Question(q));
         }
+        if laid > 0 && self.in_hand.take().is_some() {
+            events.push(Event::InHand { tile: None });
+        }
+        events.extend(self.look_for_tile_in_hand(frame)?);
         self.settled += 1;
         Ok(events)
     }
@@ -284,235 +385,6 @@ impl Tracker {
             .or_else(|| predict(&self.quads, pos))
     }
 
-    fn look_for_tile(&mut self, frame: &Mat) -> anyhow::Result<Vec<Event>> {
-        let Some(calib) = &self.calibration else {
-            return Ok(Vec::new());
-        };
-        let (model, table) = (calib.colours.clone(), calib.table);
-        let cat = catalogue();
-        type Key = (std::cmp::Reverse<u64>, f64);
-        let mut best: Option<(Key, Pos, Placement, crate::rules::TileId, Quad)> = None;
-        let frontier = self.game.board().frontier().to_vec();
-        for pos in frontier {
-            let Some(quad) = self.predicted(pos) else {
-                continue;
-            };
-            if !inside(&quad, frame) {
-                continue;
-            }
-            let (patch, to_patch) = quad_patch(frame, &quad, MARGIN_PX)?;
-            // A cell's look is kept until a tile is seen there: a tile noticed but not committed
-            // yet stays new.
-            let look = cell_middle(&patch)?;
-            if let Some(before) = self.frontier_looks.get(&pos) {
-                if changed_share(before, &look)? < NEW_TILE_CHANGE {
-                    self.frontier_looks.insert(pos, look);
-                    self.first_changed.remove(&pos);
-                    continue;
-                }
-            }
-            let (mask, _) = self.enrolment.find(&patch, &model, 0.03)?;
-            if looks_empty(&patch, &model, &table, Some(&mask))? {
-                self.frontier_looks.insert(pos, look);
-                self.first_changed.remove(&pos);
-                continue;
-            }
-            let since = *self.first_changed.entry(pos).or_insert(self.settled);
-            let (ranked, shift, fit) = self.recognizer.recognize_located(
-                &patch,
-                MARGIN_PX as usize,
-                &model,
-                Some(&mask),
-            )?;
-            if fit < MIN_FIT {
-                // Table, shadow or the top of a figure on the next tile: not a tile.
-                continue;
-            }
-            // The likeliest reading the rules allow at this cell.
-            let legal = ranked.iter().find(|c| {
-                let placement = Placement { pos, rot: c.rot };
-                self.game.remaining(c.tile) > 0
-                    && self.game.legal_placements(c.tile).contains(&placement)
-            });
-            let Some(c) = legal else {
-                self.ask(format!(
-                    "a tile at ({}, {}) fits no legal reading",
-                    pos.x, pos.y
-                ));
-                continue;
-            };
-            // The tile that appeared first was laid first; among those, the best fit.
-            let key = (std::cmp::Reverse(since), fit);
-            if best.as_ref().is_none_or(|b| key > b.0) {
-                let quad = shifted_quad(&to_patch, MARGIN_PX, shift);
-                best = Some((key, pos, Placement { pos, rot: c.rot }, c.tile, quad));
-            }
-        }
-        let Some((_, pos, placement, tile, quad)) = best else {
-            return Ok(Vec::new());
-        };
-        self.first_changed.remove(&pos);
-        self.close_turn()?;
-        self.game.place(tile, placement)?;
-        self.quads.insert(pos, quad);
-        // The cells this tile opens: remember how they look now, before anything lands there.
-        for d in Dir::ALL {
-            let next = pos.step(d);
-            if self.game.board().is_occupied(next) || self.frontier_looks.contains_key(&next) {
-                continue;
-            }
-            if let Some(q) = self.predicted(next) {
-                if inside(&q, frame) {
-                    let (patch, _) = quad_patch(frame, &q, MARGIN_PX)?;
-                    self.frontier_looks.insert(next, cell_middle(&patch)?);
-                }
-            }
-        }
-        let name = cat.tile(tile).name.clone();
-        self.open = Some(TurnEntry {
-            player: Some(
-                self.players[self.game.current_player().index()]
-                    .name
-                    .clone(),
-            ),
-            tile: name.clone(),
-            at: Some(pos),
-            rot: Some(placement.rot.degrees()),
-            follower: None,
-            flock: Vec::new(),
-            extra: None,
-            discard: false,
-            wheel: None,
-        });
-        Ok(vec![Event::Tile {
-            pos,
-            tile: name,
-            rot: placement.rot.degrees(),
-        }])
-    }
-
-    /// Reads the tile of the open turn again in a later still picture (a hand's shadow or a
-    /// half-lifted arm can spoil the first read): if a different reading the rules allow is now
-    /// clearly likelier than the committed one, the turn is corrected.
-    fn reread_open_tile(&mut self, frame: &Mat) -> anyhow::Result<Vec<Event>> {
-        let (Some(open), Some(calib)) = (self.open.clone(), &self.calibration) else {
-            return Ok(Vec::new());
-        };
-        let (Some(pos), Some(rot)) = (open.at, open.rot) else {
-            return Ok(Vec::new());
-        };
-        let Some(quad) = self.quads.get(&pos).copied() else {
-            return Ok(Vec::new());
-        };
-        let model = calib.colours.clone();
-        let (patch, to_patch) = quad_patch(frame, &quad, MARGIN_PX)?;
-        let (mask, _) = self.enrolment.find(&patch, &model, 0.03)?;
-        let (ranked, shift, fit) =
-            self.recognizer
-                .recognize_located(&patch, MARGIN_PX as usize, &model, Some(&mask))?;
-        if fit < MIN_FIT {
-            return Ok(Vec::new());
-        }
-        let cat = catalogue();
-        let same = |c: &crate::vision::tile::Candidate| {
-            cat.tile(c.tile).name == open.tile && c.rot.degrees() == rot
-        };
-        let now = ranked
-            .iter()
-            .find(|c| same(c))
-            .map_or(0.0, |c| c.probability);
-        let mut turns = self.turns();
-        for c in ranked.iter().take(RE_READ_CANDIDATES) {
-            if same(c) || c.probability < RE_READ_MARGIN * now {
-                break;
-            }
-            let mut entry = open.clone();
-            entry.tile = cat.tile(c.tile).name.clone();
-            entry.rot = Some(c.rot.degrees());
-            // A follower already down stays if its feature still exists on the new reading.
-            let last = turns.len() - 1;
-            turns[last] = entry.clone();
-            if self.rebuild(turns.clone()).is_err() {
-                turns[last].follower = None;
-                entry.follower = None;
-                if self.rebuild(turns.clone()).is_err() {
-                    continue;
-                }
-            }
-            self.quads
-                .insert(pos, shifted_quad(&to_patch, MARGIN_PX, shift));
-            return Ok(vec![Event::Tile {
-                pos,
-                tile: entry.tile,
-                rot: c.rot.degrees(),
-            }]);
-        }
-        Ok(Vec::new())
-    }
-
-    fn look_for_follower(&mut self, frame: &Mat) -> anyhow::Result<Option<Event>> {
-        let (Some(open), Some(calib)) = (&self.open, &self.calibration) else {
-            return Ok(None);
-        };
-        if open.follower.is_some() {
-            return Ok(None);
-        }
-        let Some(pos) = open.at else { return Ok(None) };
-        let Some(quad) = self.quads.get(&pos).copied() else {
-            return Ok(None);
-        };
-        let placed = *self
-            .game
-            .board()
-            .get(pos)
-            .ok_or_else(|| anyhow::anyhow!("open tile missing"))?;
-        let (patch, _) = quad_patch(frame, &quad, MARGIN_PX)?;
-        let (_, blobs) = self.enrolment.find(&patch, &calib.colours, 0.03)?;
-        let seat = self.game.current_player().index();
-        let spots = self.game.follower_spots();
-        let reads = read_followers(
-            &blobs,
-            MARGIN_PX,
-            [0.0, 0.0],
-            placed.tile,
-            placed.placement.rot,
-        );
-        let mine = reads.iter().find(|f| {
-            f.colour == seat
-                && spots
-                    .iter()
-                    .any(|s| s.ports.contains(f.port) && s.figures.contains(Figure::Normal))
-        });
-        let Some(f) = mine else {
-            // Another player's figure on this turn's tile: a tile was probably missed or
-            // counted twice, so the turn order is off. Ask, once per tile.
-            let foreign = reads
-                .iter()
-                .find(|f| f.colour != seat && spots.iter().any(|s| s.ports.contains(f.port)));
-            if let (Some(f), false) = (foreign, self.asked_about.contains(&pos)) {
-                self.asked_about.push(pos);
-                let owner = self.players.get(f.colour).map_or("?", |p| p.name.as_str());
-                let whose = &self.players[seat].name;
-                let q = format!(
-                    "{owner}'s follower stands on the tile at ({}, {}), laid in {whose}'s turn: was a tile missed?",
-                    pos.x, pos.y
-                );
-                self.ask(q.clone());
-                return Ok(Some(Event::Question(q)));
-            }
-            return Ok(None);
-        };
-        self.game.deploy(f.port, Figure::Normal)?;
-        let port = f.port.name().to_string();
-        if let Some(open) = &mut self.open {
-            open.follower = Some(FollowerEntry {
-                port: port.clone(),
-                figure: Figure::Normal,
-            });
-        }
-        Ok(Some(Event::Follower { port }))
-    }
-
     fn close_turn(&mut self) -> anyhow::Result<()> {
         if let Some(turn) = self.open.take() {
             self.game.end_turn()?;
@@ -531,6 +403,11 @@ impl Tracker {
     /// Questions that came up (each one a point where a player would have been asked).
     pub fn questions(&self) -> &[String] {
         &self.questions
+    }
+
+    /// The drawn tile, when the camera sees it off the board.
+    pub fn tile_in_hand(&self) -> Option<crate::rules::TileId> {
+        self.in_hand
     }
 
     /// The game as the tracker has committed it (the open turn included).
@@ -688,17 +565,25 @@ fn cell_middle(patch: &Mat) -> opencv::Result<Mat> {
 }
 
 /// Share of pixels whose colour changed (summed over channels) by more than 45 between two
-/// looks.
+/// looks, once a little change of light is evened out (`now` scaled towards `before`'s mean
+/// brightness by at most [`LIGHT_DRIFT`]: the room getting darker is not a new tile, a bright
+/// tile on a dark cloth still is).
 fn changed_share(before: &Mat, now: &Mat) -> opencv::Result<f64> {
-    let mut diff = Mat::default();
-    opencv::core::absdiff(before, now, &mut diff)?;
-    let diff = diff.try_clone()?;
-    let bytes = diff.data_bytes()?;
-    let changed = bytes
+    let (a, b) = (before.try_clone()?, now.try_clone()?);
+    let (a, b) = (a.data_bytes()?, b.data_bytes()?);
+    let mean = |px: &[u8]| px.iter().map(|&v| f64::from(v)).sum::<f64>() / px.len().max(1) as f64;
+    let gain = (mean(a) / mean(b).max(1.0)).clamp(1.0 / LIGHT_DRIFT, LIGHT_DRIFT);
+    let changed = a
         .chunks_exact(3)
-        .filter(|p| u32::from(p[0]) + u32::from(p[1]) + u32::from(p[2]) > 45)
+        .zip(b.chunks_exact(3))
+        .filter(|(p, q)| {
+            (0..3)
+                .map(|c| (f64::from(p[c]) - f64::from(q[c]) * gain).abs())
+                .sum::<f64>()
+                > 45.0
+        })
         .count();
-    Ok(changed as f64 / (bytes.len() / 3).max(1) as f64)
+    Ok(changed as f64 / (a.len() / 3).max(1) as f64)
 }
 
 /// Whether a quad found as the start tile could be one: a convex four-sided shape, not tiny and

@@ -16,6 +16,7 @@ pub mod edges;
 pub mod eval;
 pub mod figures;
 pub mod locate;
+pub mod loose;
 pub mod meeples;
 pub mod palette;
 pub mod pennant;

@@ -1,0 +1,152 @@
+//! Glimpses: cells still while hands move elsewhere on the table.
+
+use opencv::core::Mat;
+use opencv::prelude::*;
+
+use super::{cell_middle, changed_share, Event, Tracker, MOTION_LEVEL, NEW_TILE_CHANGE};
+use crate::rules::{Placement, Pos, Rotation, TileId};
+use crate::vision::locate::{inside, MIN_FIT};
+use crate::vision::meeples::{read_followers, FollowerRead};
+use crate::vision::rectify::{quad_patch, Quad, MARGIN_PX};
+
+/// A new tile glimpsed with a figure on it while hands moved elsewhere.
+pub(super) struct Sighting {
+    tile: TileId,
+    rot: Rotation,
+    followers: Vec<FollowerRead>,
+    /// The still pictures read before it (it counts only until the next).
+    during: u64,
+}
+
+impl Tracker {
+    /// Looks at the cells that are still while hands move elsewhere on the table (`diff`: the
+    /// change since the previous frame, small). A follower put on a feature its tile completes
+    /// is scored and taken back at once, perhaps before the table is ever still: such a
+    /// follower is committed from a glimpse on the open tile, or remembered from a glimpse of a
+    /// tile not committed yet.
+    pub(super) fn glimpse(&mut self, frame: &Mat, diff: &Mat) -> anyhow::Result<Vec<Event>> {
+        if self.calibration.is_none() {
+            return Ok(Vec::new());
+        }
+        let scale = f64::from(diff.cols()) / f64::from(frame.cols().max(1));
+        let still = |quad: &Quad| -> opencv::Result<bool> {
+            let xs = quad.map(|p| p[0] * scale);
+            let ys = quad.map(|p| p[1] * scale);
+            let lo = |v: [f64; 4]| v.iter().copied().fold(f64::MAX, f64::min).floor() as i32;
+            let hi = |v: [f64; 4]| v.iter().copied().fold(f64::MIN, f64::max).ceil() as i32;
+            let (x0, y0) = (lo(xs).max(0), lo(ys).max(0));
+            let (x1, y1) = (hi(xs).min(diff.cols()), hi(ys).min(diff.rows()));
+            if x1 - x0 < 2 || y1 - y0 < 2 {
+                return Ok(false);
+            }
+            let roi = Mat::roi(diff, opencv::core::Rect::new(x0, y0, x1 - x0, y1 - y0))?;
+            Ok(opencv::core::mean(&roi, &opencv::core::no_array())?[0] <= MOTION_LEVEL)
+        };
+        let mut events = Vec::new();
+        if let Some((pos, quad)) = self.open_without_follower() {
+            if still(&quad)? {
+                let reads = self.followers_seen(frame, pos, &quad)?;
+                events.extend(self.deploy_mine(&reads, true)?);
+            }
+        }
+        let frontier = self.game.board().frontier().to_vec();
+        for pos in frontier {
+            let Some(quad) = self.predicted(pos) else {
+                continue;
+            };
+            if inside(&quad, frame) && still(&quad)? {
+                if let Some(seen) = self.sighting(frame, pos, &quad)? {
+                    self.glimpsed.insert(pos, seen);
+                }
+            }
+        }
+        Ok(events)
+    }
+
+    /// The followers on the open tile at `pos`, if the tile shows well (no hand over it).
+    fn followers_seen(
+        &self,
+        frame: &Mat,
+        pos: Pos,
+        quad: &Quad,
+    ) -> anyhow::Result<Vec<FollowerRead>> {
+        let Some(calib) = &self.calibration else {
+            return Ok(Vec::new());
+        };
+        let (patch, _) = quad_patch(frame, quad, MARGIN_PX)?;
+        let (mask, blobs) = self.enrolment.find(&patch, &calib.colours, 0.03)?;
+        if blobs.is_empty() {
+            return Ok(Vec::new());
+        }
+        let (_, _, fit) = self.recognizer.recognize_located(
+            &patch,
+            MARGIN_PX as usize,
+            &calib.colours,
+            Some(&mask),
+        )?;
+        if fit < MIN_FIT {
+            return Ok(Vec::new());
+        }
+        self.followers_on(pos, &blobs)
+    }
+
+    /// A new tile with a figure on it glimpsed on frontier cell `pos`: its likeliest legal
+    /// reading and the followers on it.
+    fn sighting(&self, frame: &Mat, pos: Pos, quad: &Quad) -> anyhow::Result<Option<Sighting>> {
+        let Some(calib) = &self.calibration else {
+            return Ok(None);
+        };
+        let (patch, _) = quad_patch(frame, quad, MARGIN_PX)?;
+        if let Some(before) = self.frontier_looks.get(&pos) {
+            if changed_share(before, &cell_middle(&patch)?)? < NEW_TILE_CHANGE {
+                return Ok(None);
+            }
+        }
+        let (mask, blobs) = self.enrolment.find(&patch, &calib.colours, 0.03)?;
+        if blobs.is_empty() {
+            return Ok(None);
+        }
+        let (ranked, shift, fit) = self.recognizer.recognize_located(
+            &patch,
+            MARGIN_PX as usize,
+            &calib.colours,
+            Some(&mask),
+        )?;
+        if fit < MIN_FIT {
+            return Ok(None);
+        }
+        let Some(c) = ranked.iter().find(|c| {
+            self.game.remaining(c.tile) > 0
+                && self
+                    .game
+                    .legal_placements(c.tile)
+                    .contains(&Placement { pos, rot: c.rot })
+        }) else {
+            return Ok(None);
+        };
+        Ok(Some(Sighting {
+            tile: c.tile,
+            rot: c.rot,
+            followers: read_followers(&blobs, MARGIN_PX, shift, c.tile, c.rot),
+            during: self.settled,
+        }))
+    }
+
+    /// The follower glimpsed on the open tile before it was committed, if the tile was read the
+    /// same then and the follower's feature is complete now (scored and taken back, so not on
+    /// the still table).
+    pub(super) fn recall_glimpse(&mut self) -> anyhow::Result<Option<Event>> {
+        let Some((pos, _)) = self.open_without_follower() else {
+            return Ok(None);
+        };
+        let Some(seen) = self.glimpsed.remove(&pos) else {
+            return Ok(None);
+        };
+        let placed = self.game.board().get(pos).copied();
+        let same = placed.is_some_and(|p| p.tile == seen.tile && p.placement.rot == seen.rot);
+        if !same || seen.during != self.settled {
+            return Ok(None);
+        }
+        self.deploy_mine(&seen.followers, true)
+    }
+}

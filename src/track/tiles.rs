@@ -1,0 +1,315 @@
+//! New tiles: read on the frontier among the placements the rules allow, asked about when
+//! unsure, and read again while their turn is open.
+
+use opencv::core::Mat;
+
+use super::{cell_middle, changed_share, Event, Tracker, NEW_TILE_CHANGE};
+use crate::record::TurnEntry;
+use crate::rules::{catalogue, Dir, Placement, Pos, Rotation};
+use crate::vision::locate::{inside, looks_empty, MIN_FIT};
+use crate::vision::rectify::{quad_patch, shifted_quad, Quad, MARGIN_PX};
+use crate::vision::terrain::{same_for_the_rules, ColourModel};
+
+/// Readings tried when the open tile is read again.
+const RE_READ_CANDIDATES: usize = 3;
+/// How much likelier than the committed reading a new one must be to replace it.
+const RE_READ_MARGIN: f64 = 3.0;
+/// How far (in tiles) a cell is cut again to each side when no tile fits where the grid
+/// predicts one.
+const GAP_SEARCH: f64 = 0.15;
+/// How much likelier than the runner-up a tile's reading must be to be committed without
+/// asking the players.
+const SURE_MARGIN: f64 = 3.0;
+
+/// A tile read in a cell.
+struct Reading {
+    /// Candidates, likeliest first.
+    ranked: Vec<crate::vision::tile::Candidate>,
+    /// Where in the patch it was found (pixels from the centred cut).
+    shift: [f64; 2],
+    /// How well the best candidate fits.
+    fit: f64,
+    /// Picture to patch.
+    to_patch: [[f64; 3]; 3],
+}
+
+/// `quad` moved by `offset` (in tiles, along its own sides).
+fn offset_quad(quad: &Quad, offset: [f64; 2]) -> Quad {
+    let along = |a: usize, b: usize, k: usize| (quad[b][k] - quad[a][k]) * 0.5;
+    // Mean side vectors: east (0→1, 3→2) and south (0→3, 1→2).
+    let east = [
+        along(0, 1, 0) + along(3, 2, 0),
+        along(0, 1, 1) + along(3, 2, 1),
+    ];
+    let south = [
+        along(0, 3, 0) + along(1, 2, 0),
+        along(0, 3, 1) + along(1, 2, 1),
+    ];
+    quad.map(|p| {
+        [
+            p[0] + offset[0] * east[0] + offset[1] * south[0],
+            p[1] + offset[0] * east[1] + offset[1] * south[1],
+        ]
+    })
+}
+
+impl Tracker {
+    pub(super) fn look_for_tile(&mut self, frame: &Mat) -> anyhow::Result<Vec<Event>> {
+        let Some(calib) = &self.calibration else {
+            return Ok(Vec::new());
+        };
+        let (model, table) = (calib.colours.clone(), calib.table);
+        let cat = catalogue();
+        type Key = (std::cmp::Reverse<u64>, f64);
+        type Doubt = Option<(crate::rules::TileId, Rotation)>;
+        let mut best: Option<(Key, Pos, Placement, crate::rules::TileId, Quad, Doubt)> = None;
+        let frontier = self.game.board().frontier().to_vec();
+        for pos in frontier {
+            let Some(quad) = self.predicted(pos) else {
+                continue;
+            };
+            if !inside(&quad, frame) {
+                continue;
+            }
+            let (patch, to_patch) = quad_patch(frame, &quad, MARGIN_PX)?;
+            // A cell's look is kept until a tile is seen there: a tile noticed but not committed
+            // yet stays new.
+            let look = cell_middle(&patch)?;
+            if let Some(before) = self.frontier_looks.get(&pos) {
+                if changed_share(before, &look)? < NEW_TILE_CHANGE {
+                    self.frontier_looks.insert(pos, look);
+                    self.first_changed.remove(&pos);
+                    continue;
+                }
+            }
+            let (mask, _) = self.enrolment.find(&patch, &model, 0.03)?;
+            if looks_empty(&patch, &model, &table, Some(&mask))? {
+                self.frontier_looks.insert(pos, look);
+                self.first_changed.remove(&pos);
+                continue;
+            }
+            let since = *self.first_changed.entry(pos).or_insert(self.settled);
+            let Some(Reading {
+                ranked,
+                shift,
+                fit,
+                to_patch,
+            }) = self.read_cell(frame, pos, &quad, (patch, to_patch, mask), &model)?
+            else {
+                // Table, shadow or the top of a figure on the next tile: not a tile.
+                continue;
+            };
+            // The likeliest reading the rules allow at this cell.
+            let legal = ranked.iter().find(|c| {
+                let placement = Placement { pos, rot: c.rot };
+                self.game.remaining(c.tile) > 0
+                    && self.game.legal_placements(c.tile).contains(&placement)
+            });
+            let Some(c) = legal else {
+                self.ask(format!(
+                    "a tile at ({}, {}) fits no legal reading",
+                    pos.x, pos.y
+                ));
+                continue;
+            };
+            // The runner-up the rules can tell apart: when it is nearly as likely, the players
+            // are asked (the likelier one is committed meanwhile, to be corrected if wrong).
+            let runner_up = ranked.iter().find(|d| {
+                (d.tile != c.tile || !same_for_the_rules(d.tile, d.rot, c.rot))
+                    && self.game.remaining(d.tile) > 0
+                    && self
+                        .game
+                        .legal_placements(d.tile)
+                        .contains(&Placement { pos, rot: d.rot })
+            });
+            let doubt = runner_up
+                .filter(|d| c.probability < SURE_MARGIN * d.probability)
+                .map(|d| (d.tile, d.rot));
+            // The tile that appeared first was laid first; among those, the best fit.
+            let key = (std::cmp::Reverse(since), fit);
+            if best.as_ref().is_none_or(|b| key > b.0) {
+                let quad = shifted_quad(&to_patch, MARGIN_PX, shift);
+                let placement = Placement { pos, rot: c.rot };
+                best = Some((key, pos, placement, c.tile, quad, doubt));
+            }
+        }
+        let Some((_, pos, placement, tile, quad, doubt)) = best else {
+            return Ok(Vec::new());
+        };
+        let mut events = Vec::new();
+        if let Some((other, other_rot)) = doubt {
+            let q = format!(
+                "is the tile at ({}, {}) {} turned {}° or {} turned {}°?",
+                pos.x,
+                pos.y,
+                cat.tile(tile).name,
+                placement.rot.degrees(),
+                cat.tile(other).name,
+                other_rot.degrees()
+            );
+            self.ask(q.clone());
+            events.push(Event::Question(q));
+        }
+        self.first_changed.remove(&pos);
+        self.close_turn()?;
+        self.game.place(tile, placement)?;
+        self.quads.insert(pos, quad);
+        // The cells this tile opens: remember how they look now, before anything lands there.
+        for d in Dir::ALL {
+            let next = pos.step(d);
+            if self.game.board().is_occupied(next) || self.frontier_looks.contains_key(&next) {
+                continue;
+            }
+            if let Some(q) = self.predicted(next) {
+                if inside(&q, frame) {
+                    let (patch, _) = quad_patch(frame, &q, MARGIN_PX)?;
+                    self.frontier_looks.insert(next, cell_middle(&patch)?);
+                }
+            }
+        }
+        let name = cat.tile(tile).name.clone();
+        self.open = Some(TurnEntry {
+            player: Some(
+                self.players[self.game.current_player().index()]
+                    .name
+                    .clone(),
+            ),
+            tile: name.clone(),
+            at: Some(pos),
+            rot: Some(placement.rot.degrees()),
+            follower: None,
+            flock: Vec::new(),
+            extra: None,
+            discard: false,
+            wheel: None,
+        });
+        events.insert(
+            0,
+            Event::Tile {
+                pos,
+                tile: name,
+                rot: placement.rot.degrees(),
+            },
+        );
+        Ok(events)
+    }
+
+    /// Reads a new tile in cell `pos`, cut from `quad` as `cut` (patch, picture to patch,
+    /// figure mask). A tile laid with a gap to its neighbours lies further off than the
+    /// recogniser searches, so when nothing fits where the grid predicts it, the cell is cut
+    /// again a little off towards each empty neighbour (never towards a laid tile: a figure
+    /// standing there would read as a tile).
+    fn read_cell(
+        &self,
+        frame: &Mat,
+        pos: Pos,
+        quad: &Quad,
+        cut: (Mat, [[f64; 3]; 3], Mat),
+        model: &ColourModel,
+    ) -> anyhow::Result<Option<Reading>> {
+        let mut best: Option<Reading> = None;
+        let board = self.game.board();
+        let away = Dir::ALL
+            .into_iter()
+            .filter(|&d| !board.is_occupied(pos.step(d)))
+            .map(|d| match d {
+                Dir::N => [0.0, -GAP_SEARCH],
+                Dir::E => [GAP_SEARCH, 0.0],
+                Dir::S => [0.0, GAP_SEARCH],
+                Dir::W => [-GAP_SEARCH, 0.0],
+            });
+        let offsets = std::iter::once([0.0, 0.0]).chain(away);
+        let mut cut = Some(cut);
+        for offset in offsets {
+            let (patch, to_patch, mask) = match cut.take() {
+                Some(first) => first,
+                None => {
+                    let moved = offset_quad(quad, offset);
+                    if !inside(&moved, frame) {
+                        continue;
+                    }
+                    let (patch, to_patch) = quad_patch(frame, &moved, MARGIN_PX)?;
+                    let (mask, _) = self.enrolment.find(&patch, model, 0.03)?;
+                    (patch, to_patch, mask)
+                }
+            };
+            let (ranked, shift, fit) = self.recognizer.recognize_located(
+                &patch,
+                MARGIN_PX as usize,
+                model,
+                Some(&mask),
+            )?;
+            if best.as_ref().is_none_or(|b| fit > b.fit) {
+                best = Some(Reading {
+                    ranked,
+                    shift,
+                    fit,
+                    to_patch,
+                });
+            }
+            if best.as_ref().is_some_and(|b| b.fit >= MIN_FIT) {
+                break;
+            }
+        }
+        Ok(best.filter(|b| b.fit >= MIN_FIT))
+    }
+
+    /// Reads the tile of the open turn again in a later still picture (a hand's shadow or a
+    /// half-lifted arm can spoil the first read): if a different reading the rules allow is now
+    /// clearly likelier than the committed one, the turn is corrected.
+    pub(super) fn reread_open_tile(&mut self, frame: &Mat) -> anyhow::Result<Vec<Event>> {
+        let (Some(open), Some(calib)) = (self.open.clone(), &self.calibration) else {
+            return Ok(Vec::new());
+        };
+        let (Some(pos), Some(rot)) = (open.at, open.rot) else {
+            return Ok(Vec::new());
+        };
+        let Some(quad) = self.quads.get(&pos).copied() else {
+            return Ok(Vec::new());
+        };
+        let model = calib.colours.clone();
+        let (patch, to_patch) = quad_patch(frame, &quad, MARGIN_PX)?;
+        let (mask, _) = self.enrolment.find(&patch, &model, 0.03)?;
+        let (ranked, shift, fit) =
+            self.recognizer
+                .recognize_located(&patch, MARGIN_PX as usize, &model, Some(&mask))?;
+        if fit < MIN_FIT {
+            return Ok(Vec::new());
+        }
+        let cat = catalogue();
+        let same = |c: &crate::vision::tile::Candidate| {
+            cat.tile(c.tile).name == open.tile && c.rot.degrees() == rot
+        };
+        let now = ranked
+            .iter()
+            .find(|c| same(c))
+            .map_or(0.0, |c| c.probability);
+        let mut turns = self.turns();
+        for c in ranked.iter().take(RE_READ_CANDIDATES) {
+            if same(c) || c.probability < RE_READ_MARGIN * now {
+                break;
+            }
+            let mut entry = open.clone();
+            entry.tile = cat.tile(c.tile).name.clone();
+            entry.rot = Some(c.rot.degrees());
+            // A follower already down stays if its feature still exists on the new reading.
+            let last = turns.len() - 1;
+            turns[last] = entry.clone();
+            if self.rebuild(turns.clone()).is_err() {
+                turns[last].follower = None;
+                entry.follower = None;
+                if self.rebuild(turns.clone()).is_err() {
+                    continue;
+                }
+            }
+            self.quads
+                .insert(pos, shifted_quad(&to_patch, MARGIN_PX, shift));
+            return Ok(vec![Event::Tile {
+                pos,
+                tile: entry.tile,
+                rot: c.rot.degrees(),
+            }]);
+        }
+        Ok(Vec::new())
+    }
+}

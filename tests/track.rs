@@ -1,0 +1,174 @@
+//! The tracker against scenes composed frame by frame with known truth: the tile in hand read
+//! off the board, and a follower that stands only while hands still move.
+#![cfg(feature = "vision")]
+
+use meeplecam::record::PlayerEntry;
+use meeplecam::rules::{catalogue, Colour, Pos, Rotation};
+use meeplecam::sim::camera::Camera;
+use meeplecam::sim::effects::Lighting;
+use meeplecam::sim::hand::Arm;
+use meeplecam::sim::scene::{MeepleOnTable, Renderer, Scene, Sensor, TileOnTable};
+use meeplecam::sim::style::Style;
+use meeplecam::sim::table::Surface;
+use meeplecam::track::Tracker;
+use opencv::core::Mat;
+
+fn tile(name: &str, x: i32, y: i32, rot: Rotation) -> TileOnTable {
+    TileOnTable {
+        tile: catalogue().tile_id(name).unwrap(),
+        cell: Pos::new(x, y),
+        rot,
+        offset_mm: [0.3, -0.2],
+        angle_deg: 0.5,
+        lift_mm: 0.0,
+        print: 7,
+    }
+}
+
+fn players() -> Vec<PlayerEntry> {
+    [("Ann", Colour::Red), ("Bob", Colour::Blue)]
+        .map(|(name, colour)| PlayerEntry {
+            name: name.to_string(),
+            colour,
+        })
+        .to_vec()
+}
+
+/// Renders frames of one table under one camera and light.
+struct Table {
+    renderer: Renderer,
+    camera: Camera,
+    frame: u64,
+}
+
+impl Table {
+    fn new() -> Table {
+        Table {
+            renderer: Renderer::new(Style::preset(0), Surface::Wood, 3),
+            camera: Camera::overhead([1280, 720], 60.0, [22.75, 22.75], 420.0),
+            frame: 0,
+        }
+    }
+
+    fn shoot(&mut self, tiles: &[TileOnTable], meeples: &[MeepleOnTable], arm: Option<Arm>) -> Mat {
+        let scene = Scene {
+            tiles: tiles.to_vec(),
+            meeples: meeples.to_vec(),
+            arm,
+            held: None,
+            lighting: Lighting {
+                direction: [0.2, 0.3, 1.0],
+                gain: [1.0; 3],
+                gradient: [0.0, 0.0],
+                vignette: 0.1,
+            },
+            camera: self.camera.clone(),
+        };
+        let sensor = Sensor {
+            noise: 2.0,
+            jpeg_quality: Some(90),
+            blur: None,
+        };
+        self.frame += 1;
+        self.renderer
+            .render(&scene, &sensor, self.frame)
+            .unwrap()
+            .image
+    }
+}
+
+/// An arm reaching in from the picture's left edge, its palm at height `y`, `x` pixels in.
+fn arm(x: f64, y: f64) -> Arm {
+    Arm {
+        from: [-200.0, y + 150.0],
+        palm: [x, y],
+        width: 70.0,
+        skin: [150.0, 180.0, 225.0],
+        sleeve: [90.0, 60.0, 160.0],
+    }
+}
+
+fn feed(tracker: &mut Tracker, frame: &Mat, times: usize) {
+    for _ in 0..times {
+        tracker.feed(frame).unwrap();
+    }
+}
+
+#[test]
+fn a_drawn_tile_lying_off_the_board_is_the_tile_in_hand() {
+    let mut table = Table::new();
+    let start = tile("D", 0, 0, Rotation::R0);
+    let mut tracker = Tracker::new(players(), None).unwrap();
+    let setup = table.shoot(&[start], &[], None);
+    feed(&mut tracker, &setup, 5);
+    assert!(tracker.calibration().is_some(), "the start tile registers");
+    assert_eq!(tracker.tile_in_hand(), None);
+
+    // A hand puts the drawn tile down three cells off the board, then leaves.
+    let loose = tile("U", 3, 1, Rotation::R0);
+    let reaching = table.shoot(&[start, loose], &[], Some(arm(500.0, 400.0)));
+    feed(&mut tracker, &reaching, 1);
+    let shown = table.shoot(&[start, loose], &[], None);
+    feed(&mut tracker, &shown, 5);
+    assert_eq!(tracker.tile_in_hand(), catalogue().tile_id("U"));
+    assert!(
+        tracker.turns().is_empty(),
+        "a tile off the board is not laid"
+    );
+
+    // Laid east of the start tile (road to road) it is no longer in hand: it is the first turn.
+    let laid = tile("U", 1, 0, Rotation::R90);
+    let reaching = table.shoot(&[start, laid], &[], Some(arm(500.0, 400.0)));
+    feed(&mut tracker, &reaching, 1);
+    let after = table.shoot(&[start, laid], &[], None);
+    feed(&mut tracker, &after, 5);
+    assert_eq!(tracker.tile_in_hand(), None);
+    let turns = tracker.turns();
+    assert_eq!(turns.len(), 1);
+    assert_eq!(turns[0].at, Some(Pos::new(1, 0)));
+}
+
+#[test]
+fn a_follower_scored_before_the_table_is_still_is_committed() {
+    let mut table = Table::new();
+    let start = tile("D", 0, 0, Rotation::R0);
+    let mut tracker = Tracker::new(players(), None).unwrap();
+    let setup = table.shoot(&[start], &[], None);
+    feed(&mut tracker, &setup, 5);
+
+    // Ann lays a city cap facing the start tile's city (a two-tile city, complete), the first
+    // still picture shows it.
+    let cap = tile("E", 0, -1, Rotation::R180);
+    let reaching = table.shoot(&[start, cap], &[], Some(arm(400.0, 300.0)));
+    feed(&mut tracker, &reaching, 1);
+    let laid = table.shoot(&[start, cap], &[], None);
+    feed(&mut tracker, &laid, 5);
+    assert_eq!(tracker.turns().len(), 1);
+
+    // She puts a follower on the city, scores it and takes it back, her arm never still: the
+    // follower stands only while the arm moves about the table's edge.
+    let meeple = MeepleOnTable::on(&cap, "S".parse().unwrap(), Colour::Red, 0.1)
+        .expect("a follower spot on the city");
+    for (k, x) in [60.0, 120.0, 180.0, 240.0].into_iter().enumerate() {
+        let frame = table.shoot(
+            &[start, cap],
+            &[meeple],
+            Some(arm(x, 120.0 + 40.0 * k as f64)),
+        );
+        tracker.feed(&frame).unwrap();
+    }
+    for x in [300.0, 200.0, 100.0] {
+        let frame = table.shoot(&[start, cap], &[], Some(arm(x, 200.0)));
+        tracker.feed(&frame).unwrap();
+    }
+    feed(&mut tracker, &laid, 5);
+
+    let record = tracker.into_record().unwrap();
+    let follower = record.turns[0]
+        .follower
+        .as_ref()
+        .expect("the follower was seen");
+    assert_eq!(follower.port, "S");
+    // The two-tile city: 4 points for Ann.
+    assert_eq!(record.replay().unwrap().game.scores(), &[4, 0]);
+}
