@@ -3,7 +3,7 @@
 #![cfg(feature = "vision")]
 
 use meeplecam::record::PlayerEntry;
-use meeplecam::rules::{catalogue, Colour, Pos, Rotation};
+use meeplecam::rules::{catalogue, Colour, Figure, Pos, Rotation};
 use meeplecam::sim::camera::Camera;
 use meeplecam::sim::effects::Lighting;
 use meeplecam::sim::hand::Arm;
@@ -22,6 +22,7 @@ fn tile(name: &str, x: i32, y: i32, rot: Rotation) -> TileOnTable {
         angle_deg: 0.5,
         lift_mm: 0.0,
         print: 7,
+        icons: 0,
     }
 }
 
@@ -147,7 +148,7 @@ fn a_follower_scored_before_the_table_is_still_is_committed() {
 
     // She puts a follower on the city, scores it and takes it back, her arm never still: the
     // follower stands only while the arm moves about the table's edge.
-    let meeple = MeepleOnTable::on(&cap, "S".parse().unwrap(), Colour::Red, 0.1)
+    let meeple = MeepleOnTable::on(&cap, "S".parse().unwrap(), Colour::Red, Figure::Normal, 0.1)
         .expect("a follower spot on the city");
     for (k, x) in [60.0, 120.0, 180.0, 240.0].into_iter().enumerate() {
         let frame = table.shoot(
