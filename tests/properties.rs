@@ -6,6 +6,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use meeplecam::record::selfplay::random_record_with;
+use meeplecam::rules::expansions::river_iii::river_iii_data;
 use meeplecam::rules::expansions::wheel::wheel_data;
 use meeplecam::rules::feature::Feature;
 use meeplecam::rules::game::FlockDue;
@@ -373,6 +374,63 @@ proptest! {
         let chance = selfplay::DEPLOY_CHANCE;
         while let Some((_, report)) = selfplay::random_turn(&mut game, &mut rng, chance) {
             check_special_figures(&game);
+            prop_assert_eq!(figures_accounted(&game), figures.clone());
+            events.extend(report.events);
+        }
+        events.extend(game.finish().unwrap());
+        let record =
+            random_record_with("base", setup.expansions, players, options, seed).unwrap();
+        let replay = record.replay().unwrap();
+        prop_assert_eq!(&replay.events, &events);
+        prop_assert_eq!(replay.game.scores(), game.scores());
+    }
+}
+
+/// Each sheep printed on the River III tiles laid lies in one field, counted once however the
+/// fields merged, and stays whatever became of the flocks.
+fn check_printed_sheep(game: &Game) {
+    let data = river_iii_data();
+    let mut laid = 0;
+    let mut fields: Vec<&Feature> = Vec::new();
+    for placed in game.board().tiles() {
+        for &(_, port) in data.sheep.iter().filter(|&&(t, _)| t == placed.tile) {
+            laid += 1;
+            let f = game
+                .feature_at(placed.placement.pos, port.rotated(placed.placement.rot))
+                .unwrap();
+            assert_eq!(f.kind, FeatureKind::Field);
+            if !fields.iter().any(|g| std::ptr::eq(*g, f)) {
+                fields.push(f);
+            }
+        }
+    }
+    assert_eq!(fields.iter().map(|f| f.printed_sheep).sum::<u32>(), laid);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// River III's print with Hills & Sheep, mixed with every other expansion: printed sheep stay
+    /// where they are printed, figures and sheep tokens are conserved, and the game's record
+    /// replays to the same events.
+    #[test]
+    fn river_iii_printed_sheep_stay_and_games_replay(
+        seed in any::<u64>(),
+        players in 2usize..=6,
+        mask in 0u8..64,
+    ) {
+        let options = RuleOptions { river_iii: true, ..RuleOptions::default() };
+        let bit = |e| 1 << Expansion::ALL.iter().position(|&x| x == e).unwrap();
+        let mut setup = setup(players, mask | bit(Expansion::River) | bit(Expansion::HillsAndSheep));
+        setup.options = options;
+        let mut game = Game::new(&setup).unwrap();
+        let figures = figures_accounted(&game);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut events = Vec::new();
+        let chance = selfplay::DEPLOY_CHANCE;
+        while let Some((_, report)) = selfplay::random_turn(&mut game, &mut rng, chance) {
+            check_special_figures(&game);
+            check_printed_sheep(&game);
             prop_assert_eq!(figures_accounted(&game), figures.clone());
             events.extend(report.events);
         }

@@ -50,6 +50,8 @@ pub struct Feature {
     pub occupants: Vec<Occupant>,
     /// For fields: the sheep tokens of its flock, by number of sheep (Hills & Sheep).
     pub flock: Vec<u8>,
+    /// For fields: sheep printed on its tiles (River III with Hills & Sheep); they never leave.
+    pub printed_sheep: u32,
     /// For fields: nodes of the cities the field touches.
     pub(crate) city_nodes: Vec<u32>,
     /// Set once the feature has been scored as completed.
@@ -70,6 +72,7 @@ impl Feature {
             pig_herds: 0,
             occupants: Vec::new(),
             flock: Vec::new(),
+            printed_sheep: 0,
             city_nodes: Vec::new(),
             scored: false,
         }
@@ -91,6 +94,11 @@ impl Feature {
         t.sort_unstable();
         t.dedup();
         t
+    }
+
+    /// Sheep in a field: its flock's tokens and the sheep printed on its tiles.
+    pub fn sheep(&self) -> u32 {
+        self.flock.iter().map(|&n| u32::from(n)).sum::<u32>() + self.printed_sheep
     }
 
     /// Whether a follower (not a builder or pig) stands on it.
@@ -140,6 +148,7 @@ impl Feature {
         self.pig_herds += other.pig_herds;
         self.occupants.extend(other.occupants);
         self.flock.extend(other.flock);
+        self.printed_sheep += other.printed_sheep;
         self.city_nodes.extend(other.city_nodes);
         self.scored |= other.scored;
     }

@@ -41,6 +41,9 @@ pub struct RuleOptions {
     pub shepherds: Option<u8>,
     /// Hills & Sheep: what becomes of a flock whose field is closed on every side.
     pub closed_flocks: ClosedFlocks,
+    /// The River: the tiles are the Big Box's River III print, whose printed sheep and vineyards
+    /// count with Hills & Sheep (`data/river_iii.data`); by default River I's, which has none.
+    pub river_iii: bool,
     /// The Wheel of Fortune: the rule before Big Box 5, where Famine scores only the players
     /// with the most farmers in a farm, 1 per completed city (seed 004, footnote 8); by default
     /// every farmer scores (seed 000).
@@ -116,6 +119,7 @@ impl Default for RuleOptions {
             vineyards: true,
             shepherds: None,
             closed_flocks: ClosedFlocks::Stay,
+            river_iii: false,
             famine_majority: false,
             wheel_board_cells: true,
         }

@@ -2,11 +2,13 @@
 //! hooks into the same turn structure (`river` for placement and draw order, `inns` for scoring
 //! and the large follower, `traders` for goods, the builder's double turn and the pig, `hills`
 //! for hill tie-breaks, the tile under a hill and vineyards, `sheep` for the shepherd and the
-//! sheep/wolf bag), `wheel` for the Wheel of Fortune's board, wheel, icons and crowns).
+//! sheep/wolf bag), `river_iii` for the sheep and vineyards printed on the Big Box's river
+//! tiles, `wheel` for the Wheel of Fortune's board, wheel, icons and crowns).
 
 pub mod hills;
 pub mod inns;
 pub mod river;
+pub mod river_iii;
 pub mod sheep;
 pub mod traders;
 pub mod wheel;

@@ -19,7 +19,7 @@ pub enum FlockDue {
     /// The tile extended the field of the player's shepherd: grow the flock (draw) or gather it;
     /// `sheep` are in the field now.
     Tend {
-        /// Sheep in the flock now.
+        /// Sheep in the field now: the flock's and any printed there (River III).
         sheep: u32,
     },
 }
@@ -36,8 +36,7 @@ impl Game {
             return Some(FlockDue::Draw);
         }
         let &node = self.flock_due.first()?;
-        let f = self.graph.get(self.graph.root(node));
-        let sheep = f.flock.iter().map(|&n| u32::from(n)).sum();
+        let sheep = self.graph.get(self.graph.root(node)).sheep();
         Some(FlockDue::Tend { sheep })
     }
 
@@ -141,11 +140,11 @@ impl Game {
         }
     }
 
-    /// Every shepherd in field `root` scores 1 per sheep there (each player once); then the
-    /// sheep go back to the bag and the shepherds home.
+    /// Every shepherd in field `root` scores 1 per sheep there, printed ones included (each
+    /// player once); then the tokens go back to the bag and the shepherds home.
     fn gather(&mut self, root: FeatureId, report: &mut TurnReport) {
         let f = self.graph.get(root);
-        let sheep: u32 = f.flock.iter().map(|&n| u32::from(n)).sum();
+        let sheep = f.sheep();
         let mut players: Vec<PlayerId> = f
             .occupants
             .iter()
@@ -160,7 +159,7 @@ impl Game {
         self.clear_flock(root, report);
     }
 
-    /// Sheep of field `root` back to the bag, its shepherds home.
+    /// Sheep tokens of field `root` back to the bag (printed sheep stay), its shepherds home.
     fn clear_flock(&mut self, root: FeatureId, report: &mut TurnReport) {
         let f = self.graph.get(root);
         let home: Vec<Meeple> = f

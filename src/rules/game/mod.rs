@@ -13,6 +13,7 @@ pub use wheel::{CrownFollower, Sector, Spin};
 use super::board::{Board, Placement, PlacementError, Pos};
 use super::catalogue::{catalogue, Catalogue, TileSet};
 use super::expansions::river::{self, River};
+use super::expansions::river_iii::{self, river_iii_data};
 use super::expansions::sheep::{self, FlockActions, Token};
 use super::expansions::wheel as wheel_rules;
 use super::expansions::{compose, hills, inns, traders, Expansions};
@@ -652,11 +653,7 @@ impl Game {
             }
             let vineyards = cell
                 .ring()
-                .filter(|&p| {
-                    self.board
-                        .get(p)
-                        .is_some_and(|t| self.cat.tile(t.tile).vineyard)
-                })
+                .filter(|&p| self.board.get(p).is_some_and(|t| self.has_vineyard(t.tile)))
                 .count();
             let points = cloister_value(9)
                 + hills::vineyard_bonus(vineyards, &self.options, self.expansions);
@@ -674,6 +671,14 @@ impl Game {
         }
         self.phase = Phase::PlaceTile;
         Ok(report)
+    }
+
+    /// Whether a vineyard is printed on `tile`: a Hills & Sheep vineyard tile, or a River III tile
+    /// with one when that print is in play.
+    fn has_vineyard(&self, tile: TileId) -> bool {
+        self.cat.tile(tile).vineyard
+            || (river_iii::in_play(&self.options, self.expansions)
+                && river_iii_data().vineyard(tile))
     }
 
     /// Plays a whole turn: lay, perhaps deploy, end (or discard).
@@ -926,6 +931,7 @@ impl Game {
         let index = self.board.tiles().len() as u32;
         let ty = self.cat.tile(tile);
         let first = self.graph.len();
+        let printed = river_iii::in_play(&self.options, self.expansions).then(river_iii_data);
         for (i, f) in ty.features.iter().enumerate() {
             let shared = ty.shared_edge.is_some_and(|(_, c)| c == i);
             let open = match f.kind {
@@ -941,6 +947,9 @@ impl Game {
             feature.cathedrals = f.count(Attr::Cathedral);
             feature.goods = Good::ALL.map(|g| f.count(Attr::Goods(g)));
             feature.pig_herds = f.count(Attr::PigHerd);
+            if f.kind == FeatureKind::Field {
+                feature.printed_sheep = printed.map_or(0, |d| d.sheep_in(tile, f.ports));
+            }
             feature.city_nodes = f.cities.iter().map(|&c| first + c as u32).collect();
             self.graph.add(feature);
         }
