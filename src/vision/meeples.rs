@@ -42,19 +42,28 @@ pub fn read_followers(
             }
             // The feature whose follower spot is nearest the figure's foot (players put figures
             // near the middle of a feature; a foot on a border is ambiguous by colour alone).
+            // A farmer lies on its field, so its middle is where it is; any other figure
+            // stands, and rises from its foot towards the top of the picture.
             let foot = patch_to_tile(b.foot, margin, shift);
             let shape = TileShape::of(tile);
-            let on_label = usize::from(label_at(labels, foot, rot));
+            let on_foot = usize::from(label_at(labels, foot, rot));
+            let on_centre = usize::from(label_at(labels, centre, rot));
             let (_, feature) = ty
                 .features
                 .iter()
                 .zip(&shape.features)
                 .enumerate()
                 .map(|(i, (f, s))| {
+                    let lying = f.kind == FeatureKind::Field;
+                    let (at, on) = if lying {
+                        (centre, on_centre)
+                    } else {
+                        (foot, on_foot)
+                    };
                     let a = crate::geometry::rotate(s.anchor, rot);
-                    let d = (a[0] - foot[0]).hypot(a[1] - foot[1]);
-                    // Standing on the feature's own area counts for a little.
-                    (if i == on_label { d - 0.08 } else { d }, f)
+                    let d = (a[0] - at[0]).hypot(a[1] - at[1]);
+                    // Standing (or lying) on the feature's own area counts for a little.
+                    (if i == on { d - 0.08 } else { d }, f)
                 })
                 .min_by(|a, b| a.0.total_cmp(&b.0))?;
             let port = feature.ports.rotated(rot).iter().next()?;
