@@ -394,3 +394,56 @@ fn undo_and_correction_from_the_window_reach_the_journal() {
     drop(harness);
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn the_held_feature_under_the_mouse_covers_every_tile_it_runs_over() {
+    use meeplecam::app::table::TableView;
+    use meeplecam::record::{FollowerEntry, PlayerEntry};
+    use meeplecam::rules::{Colour, Figure};
+    use meeplecam::vision::calibration::Calibration;
+    use meeplecam::vision::terrain::ColourModel;
+
+    let players = [("Ann", Colour::Red), ("Bob", Colour::Blue)]
+        .map(|(name, colour)| PlayerEntry {
+            name: name.to_string(),
+            colour,
+        })
+        .to_vec();
+    // The start tile seen as the square (600, 300)–(700, 400).
+    let calibration = Calibration {
+        size: [1280, 720],
+        start: [
+            [600.0, 300.0],
+            [700.0, 300.0],
+            [700.0, 400.0],
+            [600.0, 400.0],
+        ],
+        table: [[0.0; 3]; 2],
+        colours: ColourModel::default(),
+    };
+    let mut tracker = Tracker::new(players, Some(calibration)).unwrap();
+    // Ann lays a straight road east of the start tile, continuing its road, and stands on it.
+    let mut turn = TurnEntry::laid("U", Pos::new(1, 0), 0);
+    turn.follower = Some(FollowerEntry {
+        port: "E".to_string(),
+        figure: Figure::Normal,
+    });
+    tracker.restore(vec![turn]).unwrap();
+    let view = TableView::of(&tracker, None);
+
+    assert_eq!(view.owned.len(), 1, "one feature is held: {:?}", view.owned);
+    let road = &view.owned[0];
+    assert_eq!(road.owners, vec![0], "Ann holds it");
+    let mut cells: Vec<Pos> = road.parts.iter().map(|p| p.pos).collect();
+    cells.sort();
+    assert_eq!(cells, vec![Pos::new(0, 0), Pos::new(1, 0)]);
+
+    // The mouse on the start tile's road (west half, middle) finds the held road; on its city
+    // (the north edge) a feature nobody holds; off the board nothing.
+    let (pos, local) = view.feature_under([625.0, 350.0]).expect("a laid tile");
+    assert_eq!(pos, Pos::new(0, 0));
+    assert!(road.covers(pos, local));
+    let (pos, local) = view.feature_under([650.0, 305.0]).expect("a laid tile");
+    assert!(!view.owned.iter().any(|o| o.covers(pos, local)));
+    assert_eq!(view.feature_under([100.0, 100.0]), None);
+}

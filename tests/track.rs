@@ -118,7 +118,7 @@ fn a_drawn_tile_lying_off_the_board_is_the_tile_in_hand() {
     );
 
     // Laid east of the start tile (road to road) it is no longer in hand: it is the first turn.
-    let laid = tile("U", 1, 0, Rotation::R90);
+    let laid = tile("U", 1, 0, Rotation::R0);
     let reaching = table.shoot(&[start, laid], &[], Some(arm(500.0, 400.0)));
     feed(&mut tracker, &reaching, 1);
     let after = table.shoot(&[start, laid], &[], None);
@@ -126,7 +126,10 @@ fn a_drawn_tile_lying_off_the_board_is_the_tile_in_hand() {
     assert_eq!(tracker.tile_in_hand(), None);
     let turns = tracker.turns();
     assert_eq!(turns.len(), 1);
-    assert_eq!(turns[0].at, Some(Pos::new(1, 0)));
+    assert_eq!(
+        (turns[0].tile.as_str(), turns[0].at),
+        ("U", Some(Pos::new(1, 0)))
+    );
 }
 
 #[test]

@@ -1,13 +1,16 @@
 //! The camera picture with the game drawn over it: the grid of laid tiles, the legal cells for
-//! the tile in hand, and where the current player may put a follower.
+//! the tile in hand, where the current player may put a follower, and the held feature under the
+//! mouse tinted in its owner's colour.
 
 use eframe::egui::{self, Color32, Pos2, Stroke};
 
-use super::table::TableView;
+use super::table::{in_quad, TableView};
 use super::worker::Snapshot;
+use crate::geometry::TileShape;
 use crate::rules::Colour;
 use crate::sim::figures::colour_bgr;
 use crate::vision::rectify::Quad;
+use crate::vision::terrain::label_at;
 
 /// A player's colour on screen.
 pub fn player_colour(c: Colour) -> Color32 {
@@ -147,6 +150,13 @@ pub fn show(
             );
         }
     }
+    if let Some(hover) = response.hover_pos() {
+        let at = [
+            f64::from((hover.x - origin.x) / scale),
+            f64::from((hover.y - origin.y) / scale),
+        ];
+        tint_hovered(&painter, table, at, &to_screen);
+    }
     if let Some(player) = table.players.get(table.current) {
         for spot in &table.follower_spots {
             let Some(at) = spot.at else { continue };
@@ -161,4 +171,58 @@ pub fn show(
             );
         }
     }
+}
+
+/// Squares per tile side the tint is drawn with.
+const TINT_RES: usize = 16;
+
+/// Tints the held feature under picture point `at` in its (first) owner's colour, on every tile
+/// it covers.
+fn tint_hovered(
+    painter: &egui::Painter,
+    table: &TableView,
+    at: [f64; 2],
+    to_screen: &dyn Fn([f64; 2]) -> Pos2,
+) {
+    let Some((pos, local)) = table.feature_under(at) else {
+        return;
+    };
+    let Some(owned) = table.owned.iter().find(|o| o.covers(pos, local)) else {
+        return;
+    };
+    let colour = owned
+        .owners
+        .first()
+        .and_then(|&seat| table.players.get(seat))
+        .map_or(Color32::WHITE, |p| player_colour(p.colour));
+    let tint = Color32::from_rgba_unmultiplied(colour.r(), colour.g(), colour.b(), 110);
+    let step = 1.0 / TINT_RES as f32;
+    let mut mesh = egui::Mesh::default();
+    for part in &owned.parts {
+        let Some(quad) = table
+            .cells
+            .iter()
+            .find(|c| c.pos == part.pos)
+            .and_then(|c| c.quad)
+        else {
+            continue;
+        };
+        let labels = &TileShape::of(part.tile).labels;
+        for j in 0..TINT_RES {
+            for i in 0..TINT_RES {
+                let (u, v) = (i as f32 * step, j as f32 * step);
+                let middle = [u + step / 2.0, v + step / 2.0];
+                if usize::from(label_at(labels, middle, part.rot)) != part.local {
+                    continue;
+                }
+                let base = mesh.vertices.len() as u32;
+                for c in [[u, v], [u + step, v], [u + step, v + step], [u, v + step]] {
+                    mesh.colored_vertex(to_screen(in_quad(&quad, c)), tint);
+                }
+                mesh.add_triangle(base, base + 1, base + 2);
+                mesh.add_triangle(base, base + 2, base + 3);
+            }
+        }
+    }
+    painter.add(egui::Shape::mesh(mesh));
 }

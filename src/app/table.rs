@@ -3,9 +3,13 @@
 
 use crate::geometry::{rotate, TileShape};
 use crate::record::{PlayerEntry, Record, TurnEntry};
-use crate::rules::{catalogue, FeatureKind, Pos, TileId};
+use crate::rules::feature::Feature;
+use crate::rules::{catalogue, FeatureKind, Game, Pos, Rotation, TileId};
+use crate::sim::camera::{apply_homography, invert_homography};
 use crate::track::Tracker;
+use crate::vision::locate::quad_homography;
 use crate::vision::rectify::Quad;
+use crate::vision::terrain::label_at;
 
 /// A laid tile and where it is in the picture.
 #[derive(Clone, Debug, PartialEq)]
@@ -40,6 +44,35 @@ pub struct FollowerSpotView {
     pub port: String,
     /// Where a follower would stand, in picture pixels.
     pub at: Option<[f64; 2]>,
+}
+
+/// A feature followers hold, tinted in its owners' colours when the mouse is over it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OwnedFeature {
+    /// Seats with the most followers on it.
+    pub owners: Vec<usize>,
+    /// Its part on each tile it covers.
+    pub parts: Vec<FeaturePart>,
+}
+
+/// One tile's part of a feature.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FeaturePart {
+    /// The tile's cell.
+    pub pos: Pos,
+    /// The tile's type.
+    pub tile: TileId,
+    /// The tile's rotation.
+    pub rot: Rotation,
+    /// Index of the feature among the tile type's features.
+    pub local: usize,
+}
+
+impl OwnedFeature {
+    /// Whether it covers feature `local` of the tile at `pos`.
+    pub fn covers(&self, pos: Pos, local: usize) -> bool {
+        self.parts.iter().any(|p| p.pos == pos && p.local == local)
+    }
 }
 
 /// One score line for the log.
@@ -80,6 +113,8 @@ pub struct TableView {
     pub cells: Vec<CellView>,
     /// The tile in hand and its legal cells.
     pub hand: Option<(String, Vec<SpotView>)>,
+    /// Every feature followers hold, with its parts.
+    pub owned: Vec<OwnedFeature>,
     /// Follower spots on the open tile.
     pub follower_spots: Vec<FollowerSpotView>,
     /// Questions for the players.
@@ -144,10 +179,34 @@ impl TableView {
             remaining: game.remaining_total(),
             cells,
             hand,
+            owned: owned_features(game),
             follower_spots: follower_spots(tracker),
             questions: tracker.questions().to_vec(),
             registered: tracker.calibration().is_some(),
         }
+    }
+}
+
+impl TableView {
+    /// The laid tile under picture point `at` (pixels) and the index of its feature there
+    /// (among its type's features; other values where no feature is).
+    pub fn feature_under(&self, at: [f64; 2]) -> Option<(Pos, usize)> {
+        self.cells.iter().find_map(|cell| {
+            let quad = cell.quad?;
+            let to_tile = invert_homography(&quad_homography(&quad).ok()?);
+            let uv = apply_homography(&to_tile, at);
+            if !(0.0..1.0).contains(&uv[0]) || !(0.0..1.0).contains(&uv[1]) {
+                return None;
+            }
+            let tile = catalogue().tile_id(&cell.tile)?;
+            let rot = Rotation::from_degrees(cell.rot).unwrap_or_default();
+            let label = label_at(
+                &TileShape::of(tile).labels,
+                [uv[0] as f32, uv[1] as f32],
+                rot,
+            );
+            Some((cell.pos, usize::from(label)))
+        })
     }
 }
 
@@ -180,6 +239,42 @@ fn score_line(e: &crate::rules::ScoreEvent) -> ScoreLine {
         points: e.points,
         what: format!("{} ({} tiles)", e.feature.name(), e.tiles.len()),
     }
+}
+
+/// The features followers hold, each with its parts on every tile (cloisters, which have no
+/// ports, are left out: a monk's cloister is one tile anyway).
+fn owned_features(game: &Game) -> Vec<OwnedFeature> {
+    let cat = catalogue();
+    let players = game.scores().len();
+    let mut found: Vec<(&Feature, OwnedFeature)> = Vec::new();
+    for placed in game.board().tiles() {
+        let (pos, rot) = (placed.placement.pos, placed.placement.rot);
+        for (local, f) in cat.tile(placed.tile).features.iter().enumerate() {
+            let Some(port) = f.ports.rotated(rot).iter().next() else {
+                continue;
+            };
+            let Some(group) = game.feature_at(pos, port).filter(|g| g.is_occupied()) else {
+                continue;
+            };
+            let part = FeaturePart {
+                pos,
+                tile: placed.tile,
+                rot,
+                local,
+            };
+            match found.iter_mut().find(|(g, _)| std::ptr::eq(*g, group)) {
+                Some((_, owned)) => owned.parts.push(part),
+                None => found.push((
+                    group,
+                    OwnedFeature {
+                        owners: group.majority(players).iter().map(|p| p.index()).collect(),
+                        parts: vec![part],
+                    },
+                )),
+            }
+        }
+    }
+    found.into_iter().map(|(_, owned)| owned).collect()
 }
 
 /// The open tile's free features, with where a follower would stand in the picture.
