@@ -127,6 +127,7 @@ pub fn eval(args: EvalArgs) -> Result<(), Failure> {
             args.generate, args.turns, args.seed
         );
         print!("{}", report.table());
+        print!("\nPer game:\n\n{}", report.games_table());
         return Ok(());
     }
     let artwork = match &args.art {

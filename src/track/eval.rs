@@ -24,6 +24,23 @@ pub struct TrackReport {
     pub questions: usize,
     /// Frames processed per second of wall time (rendering excluded).
     pub frames_per_s: f64,
+    /// Each game's result, in order.
+    pub per_game: Vec<GameResult>,
+}
+
+/// How one filmed game was tracked.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GameResult {
+    /// Players.
+    pub players: usize,
+    /// Turns played.
+    pub turns: usize,
+    /// Turns committed exactly right.
+    pub turns_right: usize,
+    /// Questions raised.
+    pub questions: usize,
+    /// Final scores, true and as tracked.
+    pub scores: (Vec<u32>, Vec<u32>),
 }
 
 impl TrackReport {
@@ -44,6 +61,27 @@ impl TrackReport {
             self.questions,
             self.frames_per_s
         )
+    }
+
+    /// One row per game as a Markdown table.
+    pub fn games_table(&self) -> String {
+        let mut out = String::from(
+            "| game | players | turns right | questions | final scores (true) | as tracked |\n|---|---|---|---|---|---|\n",
+        );
+        for (i, g) in self.per_game.iter().enumerate() {
+            let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join("/");
+            out.push_str(&format!(
+                "| {i} | {} | {} of {} | {} | {} | {}{} |\n",
+                g.players,
+                g.turns_right,
+                g.turns,
+                g.questions,
+                list(&g.scores.0),
+                list(&g.scores.1),
+                if g.scores.0 == g.scores.1 { " ✓" } else { "" }
+            ));
+        }
+        out
     }
 }
 
@@ -68,6 +106,7 @@ pub fn evaluate_tracking(games: usize, turns: usize, seed: u64) -> anyhow::Resul
         report.questions += asked;
         let tracked = tracker.into_record()?;
         report.turns += record.turns.len();
+        let right_before = report.turns_right;
         for (truth, seen) in record.turns.iter().zip(&tracked.turns) {
             let same_tile = truth.tile == seen.tile && truth.at == seen.at;
             let id = cat.tile_id(&truth.tile);
@@ -94,6 +133,13 @@ pub fn evaluate_tracking(games: usize, turns: usize, seed: u64) -> anyhow::Resul
         } else if asked == 0 {
             report.wrong_silently += 1;
         }
+        report.per_game.push(GameResult {
+            players: record.players.len(),
+            turns: record.turns.len(),
+            turns_right: report.turns_right - right_before,
+            questions: asked,
+            scores: (true_scores, seen_scores),
+        });
     }
     report.frames_per_s = frames as f64 / busy.max(1e-9);
     Ok(report)
