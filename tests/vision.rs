@@ -25,6 +25,28 @@ fn lone_tile(name: &str, rot: Rotation, print: u64) -> TileOnTable {
     }
 }
 
+/// `tile` rendered alone on the table and cut from its cell as a north-up patch.
+fn lone_patch(
+    renderer: &mut Renderer,
+    tile: TileOnTable,
+    cam: &Camera,
+    lighting: Lighting,
+    sensor: &Sensor,
+) -> opencv::core::Mat {
+    let scene = Scene {
+        tiles: vec![tile],
+        meeples: vec![],
+        arm: None,
+        held: None,
+        lighting,
+        camera: cam.clone(),
+    };
+    let frame = renderer.render(&scene, sensor, 0).unwrap();
+    cell_patch(&frame.image, cam, Pos::new(0, 0))
+        .unwrap()
+        .unwrap()
+}
+
 #[test]
 fn every_tile_in_every_rotation_and_style_is_read_right() {
     let cat = catalogue();
@@ -46,21 +68,10 @@ fn every_tile_in_every_rotation_and_style_is_read_right() {
         let mut renderer = Renderer::new(Style::preset(style), Surface::Wood, style as u64);
         // Calibrate the colours on the start tile, as the pipeline does.
         let start = lone_tile("D", Rotation::R0, 999);
-        let scene = Scene {
-            tiles: vec![start],
-            meeples: vec![],
-            arm: None,
-            held: None,
-            lighting: light,
-            camera: cam.clone(),
-        };
-        let frame = renderer.render(&scene, &sensor, 0).unwrap();
         let mut model = ColourModel::default();
         model
             .calibrate(
-                &cell_patch(&frame.image, &cam, Pos::new(0, 0))
-                    .unwrap()
-                    .unwrap(),
+                &lone_patch(&mut renderer, start, &cam, light, &sensor),
                 "D",
                 Rotation::R0,
             )
@@ -69,18 +80,7 @@ fn every_tile_in_every_rotation_and_style_is_read_right() {
             let ty = cat.tile(id);
             for rot in Rotation::ALL {
                 let t = lone_tile(&ty.name, rot, (i * 4 + rot.quarter_turns()) as u64);
-                let scene = Scene {
-                    tiles: vec![t],
-                    meeples: vec![],
-                    arm: None,
-                    held: None,
-                    lighting: light,
-                    camera: cam.clone(),
-                };
-                let frame = renderer.render(&scene, &sensor, 0).unwrap();
-                let patch = cell_patch(&frame.image, &cam, Pos::new(0, 0))
-                    .unwrap()
-                    .unwrap();
+                let patch = lone_patch(&mut renderer, t, &cam, light, &sensor);
                 let best = recognizer.recognize(&patch, &model).unwrap()[0];
                 let right = best.tile == t.tile && same_for_the_rules(t.tile, best.rot, rot);
                 if !right {
@@ -193,18 +193,13 @@ fn rotations_the_rules_cannot_tell_apart() {
 fn calibrated(style: usize) -> ColourModel {
     let (cam, light, sensor) = lone_setup();
     let mut renderer = Renderer::new(Style::preset(style), Surface::Wood, style as u64);
-    let scene = Scene {
-        tiles: vec![lone_tile("D", Rotation::R0, 999)],
-        meeples: vec![],
-        arm: None,
-        held: None,
-        lighting: light,
-        camera: cam.clone(),
-    };
-    let frame = renderer.render(&scene, &sensor, 0).unwrap();
-    let patch = cell_patch(&frame.image, &cam, Pos::new(0, 0))
-        .unwrap()
-        .unwrap();
+    let patch = lone_patch(
+        &mut renderer,
+        lone_tile("D", Rotation::R0, 999),
+        &cam,
+        light,
+        &sensor,
+    );
     let mut model = ColourModel::default();
     model.calibrate(&patch, "D", Rotation::R0).unwrap();
     model
@@ -252,18 +247,7 @@ fn the_sides_of_every_tile_tell_its_edges_in_every_style() {
                     rot,
                     (i * 4 + rot.quarter_turns()) as u64,
                 );
-                let scene = Scene {
-                    tiles: vec![t],
-                    meeples: vec![],
-                    arm: None,
-                    held: None,
-                    lighting: light,
-                    camera: cam.clone(),
-                };
-                let frame = renderer.render(&scene, &sensor, 0).unwrap();
-                let patch = cell_patch(&frame.image, &cam, Pos::new(0, 0))
-                    .unwrap()
-                    .unwrap();
+                let patch = lone_patch(&mut renderer, t, &cam, light, &sensor);
                 let map = ClassMap::new(&patch, &model, None).unwrap();
                 let seen = EdgeEvidence::observe(&map, 0, 0, map.width());
                 let truth = edge_kinds(id, rot);
@@ -419,18 +403,13 @@ fn a_shield_counts_where_it_is_seen_and_not_where_a_figure_hides_it() {
     };
     let mut renderer = Renderer::new(Style::preset(0), Surface::Wood, 2);
     let mut patch_of = |name: &str| {
-        let scene = Scene {
-            tiles: vec![lone_tile(name, Rotation::R90, 7)],
-            meeples: vec![],
-            arm: None,
-            held: None,
-            lighting: light,
-            camera: cam.clone(),
-        };
-        let frame = renderer.render(&scene, &sensor, 0).unwrap();
-        cell_patch(&frame.image, &cam, Pos::new(0, 0))
-            .unwrap()
-            .unwrap()
+        lone_patch(
+            &mut renderer,
+            lone_tile(name, Rotation::R90, 7),
+            &cam,
+            light,
+            &sensor,
+        )
     };
     let side = PATCH_PX as usize;
     let ratio = |map: &ShieldMap| {

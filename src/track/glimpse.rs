@@ -4,10 +4,22 @@ use opencv::core::Mat;
 use opencv::prelude::*;
 
 use super::{cell_middle, changed_share, Event, Tracker, MOTION_LEVEL, NEW_TILE_CHANGE};
-use crate::rules::{Placement, Pos, Rotation, TileId};
+use crate::rules::{Pos, Rotation, TileId};
+use crate::vision::figures::Blob;
 use crate::vision::locate::{inside, MIN_FIT};
 use crate::vision::meeples::{read_followers, FollowerRead};
 use crate::vision::rectify::{quad_patch, Quad, MARGIN_PX};
+use crate::vision::terrain::ColourModel;
+use crate::vision::tile::Candidate;
+
+/// Figures on a cell and the tile read under them.
+struct Figured {
+    blobs: Vec<Blob>,
+    /// Readings, likeliest first.
+    ranked: Vec<Candidate>,
+    /// Where in the patch the tile was found.
+    shift: [f64; 2],
+}
 
 /// A new tile glimpsed with a figure on it while hands moved elsewhere.
 pub(super) struct Sighting {
@@ -74,20 +86,10 @@ impl Tracker {
             return Ok(Vec::new());
         };
         let (patch, _) = quad_patch(frame, quad, MARGIN_PX)?;
-        let (mask, blobs) = self.enrolment.find(&patch, &calib.colours, 0.03)?;
-        if blobs.is_empty() {
-            return Ok(Vec::new());
+        match self.figures_on_a_tile(&patch, &calib.colours)? {
+            Some(seen) => self.followers_on(pos, &seen.blobs),
+            None => Ok(Vec::new()),
         }
-        let (_, _, fit) = self.recognizer.recognize_located(
-            &patch,
-            MARGIN_PX as usize,
-            &calib.colours,
-            Some(&mask),
-        )?;
-        if fit < MIN_FIT {
-            return Ok(Vec::new());
-        }
-        self.followers_on(pos, &blobs)
     }
 
     /// A new tile with a figure on it glimpsed on frontier cell `pos`: its likeliest legal
@@ -102,26 +104,15 @@ impl Tracker {
                 return Ok(None);
             }
         }
-        let (mask, blobs) = self.enrolment.find(&patch, &calib.colours, 0.03)?;
-        if blobs.is_empty() {
+        let Some(Figured {
+            blobs,
+            ranked,
+            shift,
+        }) = self.figures_on_a_tile(&patch, &calib.colours)?
+        else {
             return Ok(None);
-        }
-        let (ranked, shift, fit) = self.recognizer.recognize_located(
-            &patch,
-            MARGIN_PX as usize,
-            &calib.colours,
-            Some(&mask),
-        )?;
-        if fit < MIN_FIT {
-            return Ok(None);
-        }
-        let Some(c) = ranked.iter().find(|c| {
-            self.game.remaining(c.tile) > 0
-                && self
-                    .game
-                    .legal_placements(c.tile)
-                    .contains(&Placement { pos, rot: c.rot })
-        }) else {
+        };
+        let Some(c) = ranked.iter().find(|c| self.allows(c, pos)) else {
             return Ok(None);
         };
         Ok(Some(Sighting {
@@ -148,5 +139,26 @@ impl Tracker {
             return Ok(None);
         }
         self.deploy_mine(&seen.followers, true)
+    }
+
+    /// The figures on a patch and the tile read under them, if there are figures and the tile
+    /// shows well (no hand over it).
+    fn figures_on_a_tile(
+        &self,
+        patch: &Mat,
+        model: &ColourModel,
+    ) -> anyhow::Result<Option<Figured>> {
+        let (mask, blobs) = self.enrolment.find(patch, model, 0.03)?;
+        if blobs.is_empty() {
+            return Ok(None);
+        }
+        let (ranked, shift, fit) =
+            self.recognizer
+                .recognize_located(patch, MARGIN_PX as usize, model, Some(&mask))?;
+        Ok((fit >= MIN_FIT).then_some(Figured {
+            blobs,
+            ranked,
+            shift,
+        }))
     }
 }

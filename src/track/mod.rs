@@ -393,6 +393,15 @@ impl Tracker {
         Ok(())
     }
 
+    /// Whether the rules allow reading `c` at cell `pos` now: a copy is left and it fits there.
+    fn allows(&self, c: &crate::vision::tile::Candidate, pos: Pos) -> bool {
+        self.game.remaining(c.tile) > 0
+            && self
+                .game
+                .legal_placements(c.tile)
+                .contains(&crate::rules::Placement { pos, rot: c.rot })
+    }
+
     /// Puts a question to the players, once: the same question is not asked again.
     fn ask(&mut self, question: String) {
         if !self.questions.contains(&question) {

@@ -100,11 +100,7 @@ impl Tracker {
                 continue;
             };
             // The likeliest reading the rules allow at this cell.
-            let legal = ranked.iter().find(|c| {
-                let placement = Placement { pos, rot: c.rot };
-                self.game.remaining(c.tile) > 0
-                    && self.game.legal_placements(c.tile).contains(&placement)
-            });
+            let legal = ranked.iter().find(|c| self.allows(c, pos));
             let Some(c) = legal else {
                 self.ask(format!(
                     "a tile at ({}, {}) fits no legal reading",
@@ -116,11 +112,7 @@ impl Tracker {
             // are asked (the likelier one is committed meanwhile, to be corrected if wrong).
             let runner_up = ranked.iter().find(|d| {
                 (d.tile != c.tile || !same_for_the_rules(d.tile, d.rot, c.rot))
-                    && self.game.remaining(d.tile) > 0
-                    && self
-                        .game
-                        .legal_placements(d.tile)
-                        .contains(&Placement { pos, rot: d.rot })
+                    && self.allows(d, pos)
             });
             let doubt = runner_up
                 .filter(|d| c.probability < SURE_MARGIN * d.probability)
