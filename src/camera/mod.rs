@@ -12,6 +12,7 @@ use crate::sim::scene::Renderer;
 use crate::sim::timeline::Film;
 use crate::sim::truth::FrameTruth;
 
+pub mod undistort;
 #[cfg(feature = "app")]
 pub mod webcam;
 

@@ -74,7 +74,8 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
-    /// Register the table: find the start tile alone in a setup photo and save the calibration.
+    /// Calibrate the table (the start tile alone in a setup photo) or, optionally, the camera's
+    /// lens (photos of a printed ChArUco board).
     #[cfg(feature = "vision")]
     Calibrate(vision::CalibrateArgs),
     /// Read every tile of a board photo (grid from the calibration).

@@ -8,11 +8,13 @@ use std::sync::Arc;
 use anyhow::{anyhow, bail, Context};
 use serde_json::json;
 
+use meeplecam::camera::undistort::Undistorted;
 use meeplecam::camera::{self, FrameSource, Opened, SourceSpec};
 use meeplecam::record::{PlayerEntry, Record};
 use meeplecam::track::session::Session;
 use meeplecam::track::Event;
 use meeplecam::vision::calibration::Calibration;
+use meeplecam::vision::intrinsics::{Intrinsics, Undistorter};
 
 use super::Failure;
 
@@ -30,6 +32,10 @@ pub struct TrackArgs {
     /// A table calibration; without one the first quiet frame must show the start tile alone.
     #[arg(long)]
     calibration: Option<PathBuf>,
+    /// Camera intrinsics (from `meeplecam calibrate intrinsics`): every frame is undistorted
+    /// first (make the table calibration with the same file).
+    #[arg(long)]
+    camera: Option<PathBuf>,
     /// Tile set (only `base` is tracked yet).
     #[arg(long, default_value = "base")]
     tile_set: String,
@@ -197,7 +203,17 @@ pub fn run(args: TrackArgs) -> Result<(), Failure> {
         Some(path) => Some(Calibration::load(path).map_err(Failure::BadInput)?),
         None => None,
     };
+    let undistorter = match &args.camera {
+        Some(path) => {
+            let intrinsics = Intrinsics::load(path).map_err(Failure::BadInput)?;
+            Some(Undistorter::new(&intrinsics).context("undistortion maps")?)
+        }
+        None => None,
+    };
     let Opened { mut source, truth } = camera::open(&args.source)?;
+    if let Some(u) = undistorter {
+        source = Box::new(Undistorted::new(source, u));
+    }
     let mut session = open_session(
         players,
         truth.as_ref(),

@@ -1,6 +1,6 @@
-//! `meeplecam recognize-tile` and `meeplecam eval vision`.
+//! `meeplecam calibrate`, `recognize`, `recognize-tile` and `eval vision`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, Context};
 use opencv::core::{Rect, Size};
@@ -14,8 +14,10 @@ use meeplecam::sim::camera::{apply_homography, invert_homography};
 use meeplecam::sim::figures::colour_bgr;
 use meeplecam::vision::board::consistent_reading;
 use meeplecam::vision::calibration::Calibration;
+use meeplecam::vision::charuco::BoardSpec;
 use meeplecam::vision::eval::{evaluate_boards, evaluate_tiles};
 use meeplecam::vision::figures::Enrolment;
+use meeplecam::vision::intrinsics::{Intrinsics, Undistorter};
 use meeplecam::vision::locate::Located;
 use meeplecam::vision::locate::{find_start_tile, read_board, table_colours_near};
 use meeplecam::vision::meeples::read_followers;
@@ -157,17 +159,78 @@ pub fn eval(args: EvalArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Register the table from a setup photo showing the start tile alone.
+/// Calibrate the table (the start tile) or the camera's lens (a ChArUco board).
 #[derive(Debug, clap::Args)]
 pub struct CalibrateArgs {
-    /// What to calibrate.
-    #[arg(value_parser = ["start-tile"])]
-    what: String,
+    #[command(subcommand)]
+    what: Calibrate,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum Calibrate {
+    /// Register the table from a setup photo showing the start tile alone.
+    StartTile(StartTileArgs),
+    /// Write a printable ChArUco board (PNG) for `calibrate intrinsics`.
+    CharucoBoard(BoardArgs),
+    /// Measure the camera's focal length, principal point and lens distortion from photos of
+    /// the printed ChArUco board (optional: frames are then undistorted with `--camera`).
+    Intrinsics(IntrinsicsArgs),
+}
+
+/// `calibrate start-tile`.
+#[derive(Debug, clap::Args)]
+struct StartTileArgs {
     /// The setup photo.
     image: PathBuf,
     /// Where to write the calibration (OpenCV YAML).
     #[arg(long, default_value = "calibration/table.yaml")]
     out: PathBuf,
+    /// Camera intrinsics (from `calibrate intrinsics`): the photo is undistorted first. Pass the
+    /// same file to `recognize` and `track`.
+    #[arg(long)]
+    camera: Option<PathBuf>,
+}
+
+/// `calibrate charuco-board`.
+#[derive(Debug, clap::Args)]
+struct BoardArgs {
+    /// Where to write the page (PNG).
+    #[arg(long)]
+    out: PathBuf,
+    /// Squares across and down, e.g. `7x5`.
+    #[arg(long, default_value = "7x5", value_parser = parse_squares)]
+    squares: [i32; 2],
+    /// A square's side in millimetres as printed.
+    #[arg(long, default_value_t = 35.0)]
+    square_mm: f32,
+    /// Printer resolution, dots per inch.
+    #[arg(long, default_value_t = 300.0)]
+    dpi: f64,
+}
+
+/// `calibrate intrinsics`.
+#[derive(Debug, clap::Args)]
+struct IntrinsicsArgs {
+    /// Photos of the printed board, or folders of them (.png, .jpg, .jpeg, .bmp); at least 4
+    /// must show it.
+    #[arg(required = true)]
+    images: Vec<PathBuf>,
+    /// Where to write the intrinsics (OpenCV YAML).
+    #[arg(long, default_value = "calibration/camera.yaml")]
+    out: PathBuf,
+    /// Squares across and down of the printed board.
+    #[arg(long, default_value = "7x5", value_parser = parse_squares)]
+    squares: [i32; 2],
+}
+
+/// Parses `WxH`.
+fn parse_squares(text: &str) -> Result<[i32; 2], String> {
+    let bad = || format!("{text:?} is not squares across x down, e.g. 7x5");
+    let (w, h) = text.split_once(['x', 'X', '×']).ok_or_else(bad)?;
+    Ok([
+        w.trim().parse().map_err(|_| bad())?,
+        h.trim().parse().map_err(|_| bad())?,
+    ])
 }
 
 fn read_image(path: &std::path::Path) -> Result<opencv::core::Mat, Failure> {
@@ -183,7 +246,34 @@ fn read_image(path: &std::path::Path) -> Result<opencv::core::Mat, Failure> {
 }
 
 pub fn calibrate(args: CalibrateArgs) -> Result<(), Failure> {
-    let img = read_image(&args.image)?;
+    match args.what {
+        Calibrate::StartTile(args) => calibrate_start_tile(args),
+        Calibrate::CharucoBoard(args) => charuco_board(args),
+        Calibrate::Intrinsics(args) => calibrate_intrinsics(args),
+    }
+}
+
+/// The photo at `path`, undistorted when a camera intrinsics file is given.
+fn read_photo(path: &Path, camera: Option<&Path>) -> Result<Mat, Failure> {
+    let undistorter = match camera {
+        Some(file) => {
+            let intrinsics = Intrinsics::load(file).map_err(Failure::BadInput)?;
+            Some(Undistorter::new(&intrinsics).context("undistortion maps")?)
+        }
+        None => None,
+    };
+    let img = read_image(path)?;
+    match undistorter {
+        Some(u) => u
+            .undistort(&img)
+            .with_context(|| path.display().to_string())
+            .map_err(Failure::BadInput),
+        None => Ok(img),
+    }
+}
+
+fn calibrate_start_tile(args: StartTileArgs) -> Result<(), Failure> {
+    let img = read_photo(&args.image, args.camera.as_deref())?;
     let mut colours = ColourModel::default();
     let start = find_start_tile(&img, &colours)
         .context("looking for the start tile")?
@@ -212,6 +302,120 @@ pub fn calibrate(args: CalibrateArgs) -> Result<(), Failure> {
     Ok(())
 }
 
+fn charuco_board(args: BoardArgs) -> Result<(), Failure> {
+    let spec = BoardSpec::new(args.squares, args.square_mm)
+        .and_then(|s| s.at_dpi(args.dpi))
+        .map_err(Failure::BadInput)?;
+    let page = spec.page(args.dpi).map_err(Failure::BadInput)?;
+    let name = args.out.to_str().context("output path is not UTF-8")?;
+    let written = imgcodecs::imwrite_def(name, &page)
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    if !written {
+        return Err(Failure::Other(anyhow!(
+            "cannot write {} (use a .png name)",
+            args.out.display()
+        )));
+    }
+    let [w, h] = spec.size_mm();
+    println!(
+        "{}: {w:.0} × {h:.0} mm board on a {} × {} px page; print at 100 % ({} dpi), check that \
+         a square measures {:.2} mm, and lay it flat; wrote {}",
+        spec.caption(),
+        page.cols(),
+        page.rows(),
+        args.dpi,
+        spec.square_mm,
+        args.out.display()
+    );
+    Ok(())
+}
+
+/// Image files named on the command line, folders expanded to their images in name order.
+fn image_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
+    let is_image = |p: &Path| {
+        p.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+            matches!(
+                e.to_ascii_lowercase().as_str(),
+                "png" | "jpg" | "jpeg" | "bmp"
+            )
+        })
+    };
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut found: Vec<PathBuf> = std::fs::read_dir(path)
+                .with_context(|| format!("cannot read folder {}", path.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| is_image(p))
+                .collect();
+            found.sort();
+            files.extend(found);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    Ok(files)
+}
+
+fn calibrate_intrinsics(args: IntrinsicsArgs) -> Result<(), Failure> {
+    let spec =
+        BoardSpec::new(args.squares, BoardSpec::default().square_mm).map_err(Failure::BadInput)?;
+    let board = spec.board().context("the ChArUco board")?;
+    let files = image_files(&args.images)?;
+    let mut size = None;
+    let mut views = Vec::new();
+    for file in &files {
+        let img = read_image(file)?;
+        let this = [img.cols(), img.rows()];
+        if *size.get_or_insert(this) != this {
+            return Err(Failure::BadInput(anyhow!(
+                "{} is {}×{}, the photos before it {}×{}: use one camera at one resolution",
+                file.display(),
+                this[0],
+                this[1],
+                size.unwrap_or(this)[0],
+                size.unwrap_or(this)[1]
+            )));
+        }
+        match board.find(&img).context("looking for the board")? {
+            Some(view) => views.push(view),
+            None => println!("{}: board not found, skipped", file.display()),
+        }
+    }
+    let size =
+        size.ok_or_else(|| Failure::BadInput(anyhow!("no images (.png, .jpg, .bmp) given")))?;
+    let used = views.len();
+    let intrinsics = board.calibrate(&views, size).map_err(|e| {
+        Failure::BadInput(e.context(format!(
+            "{used} of {} photos show the {}×{} board",
+            files.len(),
+            spec.squares[0],
+            spec.squares[1]
+        )))
+    })?;
+    intrinsics.save(&args.out)?;
+    let rms = intrinsics.rms_px.unwrap_or(f64::NAN);
+    let [k1, k2, p1, p2, k3] = intrinsics.distortion;
+    println!(
+        "RMS reprojection error {rms:.3} px over {used} of {} views ({}×{} px)\n\
+         focal {:.1}, {:.1} px; principal point {:.1}, {:.1} px\n\
+         distortion k1 {k1:.4} k2 {k2:.4} p1 {p1:.5} p2 {p2:.5} k3 {k3:.4}\n\
+         wrote {}",
+        files.len(),
+        size[0],
+        size[1],
+        intrinsics.focal[0],
+        intrinsics.focal[1],
+        intrinsics.principal[0],
+        intrinsics.principal[1],
+        args.out.display()
+    );
+    if rms > 1.0 {
+        println!("warning: an RMS error above 1 px means blurred or bent photos: retake them");
+    }
+    Ok(())
+}
+
 /// Read every tile of a board photo, registered by a calibration.
 #[derive(Debug, clap::Args)]
 pub struct RecognizeArgs {
@@ -220,6 +424,10 @@ pub struct RecognizeArgs {
     /// The table calibration (from `meeplecam calibrate start-tile`).
     #[arg(long, default_value = "calibration/table.yaml")]
     calibration: PathBuf,
+    /// Camera intrinsics (from `meeplecam calibrate intrinsics`): the photo is undistorted
+    /// first, as it was for `calibrate start-tile --camera`.
+    #[arg(long)]
+    camera: Option<PathBuf>,
     /// The players' follower colours, comma-separated (e.g. `red,blue`), to read their
     /// followers.
     #[arg(long, value_delimiter = ',')]
@@ -270,7 +478,7 @@ fn followers(
 }
 
 pub fn recognize(args: RecognizeArgs) -> Result<(), Failure> {
-    let img = read_image(&args.image)?;
+    let img = read_photo(&args.image, args.camera.as_deref())?;
     let calibration = Calibration::load(&args.calibration).map_err(Failure::BadInput)?;
     if calibration.size != [img.cols(), img.rows()] {
         return Err(Failure::BadInput(anyhow!(

@@ -7,6 +7,7 @@
 //! wooden shapes of their kind ([`bodies`]) with shadows ([`figures`]); arms reach in
 //! ([`hand`]); a pinhole camera with lens distortion looks on ([`camera`]) through uneven light,
 //! noise and compression ([`effects`]).
+//! [`print`](mod@print) photographs a flat print on the table (a calibration board).
 //! [`scene`] renders one instant; [`timeline`] turns a game record into frames over time;
 //! [`game`] films a whole random game; [`sheet`] and [`showcase`] are pictures for eyes to
 //! check.
@@ -21,6 +22,7 @@ pub mod game;
 pub mod hand;
 pub mod marks;
 pub mod output;
+pub mod print;
 pub mod scene;
 pub mod sheet;
 pub mod showcase;

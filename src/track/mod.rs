@@ -6,6 +6,7 @@
 //! among the placements the rules allow there — and for the current player's follower on the tile
 //! just laid. Nothing illegal is ever committed; what cannot be read is listed as a question.
 
+mod bump;
 pub mod eval;
 mod followers;
 mod glimpse;
@@ -34,6 +35,11 @@ use crate::vision::tile::TileRecognizer;
 const MOTION_WIDTH: i32 = 160;
 /// Mean grey-level change per pixel above which a frame counts as moving.
 const MOTION_LEVEL: f64 = 1.5;
+/// Grey-level change of one pixel (small picture) that is more than sensor noise.
+const MOTION_PIXEL_LEVEL: f64 = 10.0;
+/// Share of pixels changed by more than [`MOTION_PIXEL_LEVEL`] above which a frame counts as
+/// moving: a dark sleeve over a dark table moves the mean little but changes a patch clearly.
+const MOTION_SHARE: f64 = 0.002;
 /// Share of a cell's middle that must change between quiet pictures for a new tile there.
 const NEW_TILE_CHANGE: f64 = 0.3;
 /// Grey-level change (small picture) that counts as something there that was not.
@@ -193,7 +199,7 @@ impl Tracker {
         };
         self.previous = Some(small);
         let moving = match &diff {
-            Some(d) => opencv::core::mean(d, &opencv::core::no_array())?[0] > MOTION_LEVEL,
+            Some(d) => is_motion(d)?,
             None => true,
         };
         if moving {
@@ -346,8 +352,8 @@ impl Tracker {
         Ok(events)
     }
 
-    /// A bumped camera shifts the whole picture: measure the shift against the last quiet
-    /// picture (phase correlation) and move every known tile with it.
+    /// A bumped camera moves the picture: every known tile is moved with its part of it
+    /// (measured against the last quiet picture).
     fn follow_camera(&mut self, frame: &Mat) -> anyhow::Result<()> {
         let mut grey = Mat::default();
         imgproc::cvt_color(frame, &mut grey, imgproc::COLOR_BGR2GRAY, 0)?;
@@ -355,21 +361,7 @@ impl Tracker {
         grey.convert_to(&mut now, opencv::core::CV_32F, 1.0, 0.0)?;
         if let Some(before) = &self.last_settled {
             if before.size()? == now.size()? {
-                let mut response = 0.0f64;
-                let shift = imgproc::phase_correlate(
-                    before,
-                    &now,
-                    &opencv::core::no_array(),
-                    Some(&mut response),
-                )?;
-                if response > 0.2 && shift.x.hypot(shift.y) > 1.0 {
-                    for quad in self.quads.values_mut() {
-                        for p in quad.iter_mut() {
-                            p[0] += shift.x;
-                            p[1] += shift.y;
-                        }
-                    }
-                }
+                bump::follow(before, &now, &mut self.quads)?;
             }
         }
         self.last_settled = Some(now);
@@ -561,6 +553,24 @@ fn empty_record(players: &[PlayerEntry]) -> Record {
         start: None,
         turns: Vec::new(),
     }
+}
+
+/// Whether the change between two small grey pictures (`diff`, absolute) is something moving:
+/// a large mean change, or a patch of pixels clearly changed.
+fn is_motion(diff: &Mat) -> opencv::Result<bool> {
+    if opencv::core::mean(diff, &opencv::core::no_array())?[0] > MOTION_LEVEL {
+        return Ok(true);
+    }
+    let mut changed = Mat::default();
+    imgproc::threshold(
+        diff,
+        &mut changed,
+        MOTION_PIXEL_LEVEL,
+        255.0,
+        imgproc::THRESH_BINARY,
+    )?;
+    let share = f64::from(opencv::core::count_non_zero(&changed)?) / diff.total().max(1) as f64;
+    Ok(share > MOTION_SHARE)
 }
 
 /// The middle of a cell patch (without its margin).

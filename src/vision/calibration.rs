@@ -28,7 +28,9 @@ fn matrix(rows: &[Vec<f64>]) -> opencv::Result<Mat> {
     Mat::from_slice_2d(rows)
 }
 
-fn read_matrix(
+/// The entry `name` of an open file as `rows` × `cols` finite numbers; a clear error if it is
+/// missing or of another shape.
+pub(super) fn read_matrix(
     fs: &FileStorage,
     name: &str,
     rows: usize,
@@ -75,6 +77,26 @@ fn optional_matrix(
     }
     let rows = node.mat()?.rows().max(0) as usize;
     read_matrix(fs, name, rows, cols).map(Some)
+}
+
+/// Opens an OpenCV FileStorage YAML file for reading; a clear error naming the file if it is
+/// missing, not YAML or unreadable.
+pub(super) fn open_yaml(path: &Path) -> anyhow::Result<FileStorage> {
+    if !path.is_file() {
+        bail!("no calibration file at {}", path.display());
+    }
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    if !text.starts_with("%YAML") {
+        bail!("{} is not an OpenCV YAML file", path.display());
+    }
+    let name = path.to_str().context("path is not UTF-8")?;
+    let fs = FileStorage::new(name, FileStorage_Mode::READ as i32, "")
+        .with_context(|| format!("{} is not readable as OpenCV YAML", path.display()))?;
+    if !fs.is_opened()? {
+        bail!("{} is not readable as OpenCV YAML", path.display());
+    }
+    Ok(fs)
 }
 
 impl Calibration {
@@ -147,20 +169,7 @@ impl Calibration {
 
     /// Reads a calibration; a clear error for a missing, corrupt or incomplete file.
     pub fn load(path: &Path) -> anyhow::Result<Calibration> {
-        if !path.is_file() {
-            bail!("no calibration file at {}", path.display());
-        }
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        if !text.starts_with("%YAML") {
-            bail!("{} is not an OpenCV YAML file", path.display());
-        }
-        let name = path.to_str().context("path is not UTF-8")?;
-        let fs = FileStorage::new(name, FileStorage_Mode::READ as i32, "")
-            .with_context(|| format!("{} is not readable as OpenCV YAML", path.display()))?;
-        if !fs.is_opened()? {
-            bail!("{} is not readable as OpenCV YAML", path.display());
-        }
+        let fs = open_yaml(path)?;
         let load = || -> anyhow::Result<Calibration> {
             let size = read_matrix(&fs, "image_size", 1, 2)?;
             let start = read_matrix(&fs, "start_tile_corners", 4, 2)?;

@@ -1,10 +1,12 @@
 //! Reading the table from camera frames. One module per stage, each with its own evaluation:
-//! [`calibration`] (the setup saved as OpenCV YAML),
+//! [`calibration`] (the setup saved as OpenCV YAML), [`intrinsics`] (the camera's lens, optional,
+//! measured on a [`charuco`] board, frames undistorted with it),
 //! [`terrain`] (per-pixel landscape from a colour model calibrated on the start tile, its
 //! colours [`palette`] clusters), [`edges`] (what each side of a tile shows),
 //! [`locate`] (the grid from the start tile, tiles found outwards from it), [`rectify`] (grid
-//! cells as north-up patches), [`tile`] (type + rotation as probabilities), [`pennant`] (the
-//! shield detector), [`figures`] and [`meeples`] (followers),
+//! cells as north-up patches), [`snap`] (cell corners moved onto the tile edges seen),
+//! [`tile`] (type + rotation as probabilities), [`pennant`] (the shield detector),
+//! [`figures`] and [`meeples`] (followers),
 //! [`board`] (readings made consistent with the rules: matching edges, tile counts),
 //! [`eval`] (accuracy and timing tables on rendered data with ground truth, [`breakdown`] by
 //! condition).
@@ -12,14 +14,17 @@
 pub mod board;
 pub mod breakdown;
 pub mod calibration;
+pub mod charuco;
 pub mod edges;
 pub mod eval;
 pub mod figures;
+pub mod intrinsics;
 pub mod locate;
 pub mod loose;
 pub mod meeples;
 pub mod palette;
 pub mod pennant;
 pub mod rectify;
+pub mod snap;
 pub mod terrain;
 pub mod tile;
