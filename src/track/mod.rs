@@ -12,6 +12,7 @@ mod followers;
 mod glimpse;
 mod grid;
 mod hand;
+mod revise;
 pub mod session;
 mod tiles;
 
@@ -54,6 +55,8 @@ const LIGHT_DRIFT: f64 = 1.15;
 const SETTLE_FRAMES: usize = 3;
 /// Seconds the table must be still before a picture is read (with a clock).
 pub const SETTLE_S: f64 = 0.5;
+/// How far (BGR distance) a black or gray figure's pixel may be from its enrolled colour.
+const FIGURE_TOLERANCE: f32 = 55.0;
 /// Most tiles committed from one quiet picture.
 const MAX_TILES_AT_ONCE: usize = 3;
 
@@ -93,6 +96,9 @@ pub struct Tracker {
     recognizer: TileRecognizer,
     calibration: Option<Calibration>,
     quads: HashMap<Pos, Quad>,
+    /// The likeliest readings of each laid tile, the committed one first (for correction by a
+    /// later neighbour).
+    readings: HashMap<Pos, Vec<crate::vision::tile::Candidate>>,
     previous: Option<Mat>,
     last_settled: Option<Mat>,
     /// The small grey picture last read (to tell an arm reaching in).
@@ -133,7 +139,7 @@ impl Tracker {
                 .iter()
                 .map(|p| colour_bgr(p.colour).map(|v| v as f32))
                 .collect(),
-            55.0,
+            FIGURE_TOLERANCE,
         );
         let mut quads = HashMap::new();
         if let Some(c) = &calibration {
@@ -148,6 +154,7 @@ impl Tracker {
             recognizer: TileRecognizer::for_set(&setup.tileset),
             calibration,
             quads,
+            readings: HashMap::new(),
             previous: None,
             last_settled: None,
             read_small: None,
@@ -164,6 +171,24 @@ impl Tracker {
             in_hand: None,
             questions: Vec::new(),
         })
+    }
+
+    /// The same tracker looking for the figure colours the players enrolled (blue, green, red as
+    /// the camera sees them, one per player in turn order) instead of their nominal colours.
+    pub fn with_enrolment(mut self, colours: Vec<[f32; 3]>) -> anyhow::Result<Tracker> {
+        anyhow::ensure!(
+            colours.len() == self.players.len(),
+            "{} figure colours enrolled for {} players",
+            colours.len(),
+            self.players.len()
+        );
+        self.enrolment = Enrolment::new(colours, FIGURE_TOLERANCE);
+        Ok(self)
+    }
+
+    /// The figure colours the tracker looks for.
+    pub fn enrolment(&self) -> &Enrolment {
+        &self.enrolment
     }
 
     /// Looks at the next frame.
@@ -499,6 +524,7 @@ impl Tracker {
         let board = self.game.board();
         self.quads
             .retain(|&pos, _| pos == Pos::new(0, 0) || board.is_occupied(pos));
+        self.readings.retain(|&pos, _| board.is_occupied(pos));
         // Tiles restored without a picture: place them on the start tile's grid.
         let missing: Vec<Pos> = self
             .turns()

@@ -3,6 +3,7 @@
 
 use opencv::core::Mat;
 
+use super::revise::KEPT;
 use super::{cell_middle, changed_share, Event, Tracker, NEW_TILE_CHANGE};
 use crate::record::TurnEntry;
 use crate::rules::{catalogue, Dir, Placement, Pos, Rotation};
@@ -10,6 +11,7 @@ use crate::vision::locate::{inside, looks_empty, MIN_FIT};
 use crate::vision::rectify::{quad_patch, shifted_quad, Quad, MARGIN_PX};
 use crate::vision::snap::snap_to_edges;
 use crate::vision::terrain::{same_for_the_rules, ColourModel};
+use crate::vision::tile::Candidate;
 
 /// Readings tried when the open tile is read again.
 const RE_READ_CANDIDATES: usize = 3;
@@ -63,7 +65,8 @@ impl Tracker {
         let cat = catalogue();
         type Key = (std::cmp::Reverse<u64>, f64);
         type Doubt = Option<(crate::rules::TileId, Rotation)>;
-        let mut best: Option<(Key, Pos, Placement, crate::rules::TileId, Quad, Doubt)> = None;
+        let mut best: Option<(Key, Pos, Placement, Quad, Doubt, Vec<Candidate>)> = None;
+        let mut revised = Vec::new();
         let frontier = self.game.board().frontier().to_vec();
         let mut grey = Mat::default();
         opencv::imgproc::cvt_color(frame, &mut grey, opencv::imgproc::COLOR_BGR2GRAY, 0)?;
@@ -102,6 +105,10 @@ impl Tracker {
                 // Table, shadow or the top of a figure on the next tile: not a tile.
                 continue;
             };
+            // A clear reading the rules forbid because of one misread neighbour corrects it.
+            if let Some(top) = ranked.first().filter(|top| !self.allows(top, pos)) {
+                revised.extend(self.revise_neighbour(pos, top));
+            }
             // The likeliest reading the rules allow at this cell.
             let legal = ranked.iter().find(|c| self.allows(c, pos));
             let Some(c) = legal else {
@@ -125,13 +132,16 @@ impl Tracker {
             if best.as_ref().is_none_or(|b| key > b.0) {
                 let quad = shifted_quad(&to_patch, MARGIN_PX, shift);
                 let placement = Placement { pos, rot: c.rot };
-                best = Some((key, pos, placement, c.tile, quad, doubt));
+                let mut kept = vec![*c];
+                kept.extend(ranked.iter().filter(|r| *r != c).take(KEPT - 1));
+                best = Some((key, pos, placement, quad, doubt, kept));
             }
         }
-        let Some((_, pos, placement, tile, quad, doubt)) = best else {
-            return Ok(Vec::new());
+        let Some((_, pos, placement, quad, doubt, kept)) = best else {
+            return Ok(revised);
         };
-        let mut events = Vec::new();
+        let tile = kept[0].tile;
+        let mut events = revised;
         if let Some((other, other_rot)) = doubt {
             let q = format!(
                 "is the tile at ({}, {}) {} turned {}° or {} turned {}°?",
@@ -149,6 +159,7 @@ impl Tracker {
         self.close_turn()?;
         self.game.place(tile, placement)?;
         self.quads.insert(pos, quad);
+        self.readings.insert(pos, kept);
         // The cells this tile opens: remember how they look now, before anything lands there.
         for d in Dir::ALL {
             let next = pos.step(d);
@@ -306,6 +317,9 @@ impl Tracker {
             }
             self.quads
                 .insert(pos, shifted_quad(&to_patch, MARGIN_PX, shift));
+            let mut kept = vec![*c];
+            kept.extend(ranked.iter().filter(|r| *r != c).take(KEPT - 1));
+            self.readings.insert(pos, kept);
             return Ok(vec![Event::Tile {
                 pos,
                 tile: entry.tile,
