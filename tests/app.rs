@@ -447,3 +447,340 @@ fn the_held_feature_under_the_mouse_covers_every_tile_it_runs_over() {
     assert!(!view.owned.iter().any(|o| o.covers(pos, local)));
     assert_eq!(view.feature_under([100.0, 100.0]), None);
 }
+
+/// A folder with one 640×480 picture: wood, a hand reaching up from below into the middle, and
+/// a red meeple (blue, green, red `meeple`) held in the middle of the picture.
+fn meeple_folder(dir: &Path, meeple: [f64; 3]) -> PathBuf {
+    use opencv::core::{Point, Rect};
+    use opencv::imgproc;
+    let folder = dir.join("held");
+    std::fs::create_dir_all(&folder).unwrap();
+    let mut image =
+        Mat::new_rows_cols_with_default(480, 640, CV_8UC3, Scalar::new(60.0, 100.0, 150.0, 0.0))
+            .unwrap();
+    let skin = Scalar::new(120.0, 150.0, 220.0, 0.0);
+    imgproc::rectangle(
+        &mut image,
+        Rect::new(290, 250, 60, 230),
+        skin,
+        -1,
+        imgproc::LINE_8,
+        0,
+    )
+    .unwrap();
+    let [b, g, r] = meeple;
+    imgproc::circle(
+        &mut image,
+        Point::new(320, 236),
+        18,
+        Scalar::new(b, g, r, 0.0),
+        -1,
+        imgproc::LINE_8,
+        0,
+    )
+    .unwrap();
+    let name = folder.join("0001.png");
+    assert!(opencv::imgcodecs::imwrite(name.to_str().unwrap(), &image, &Vector::new()).unwrap());
+    folder
+}
+
+fn distance(a: [f32; 3], b: [f32; 3]) -> f32 {
+    (0..3).map(|i| (a[i] - b[i]).powi(2)).sum::<f32>().sqrt()
+}
+
+#[test]
+fn a_meeple_colour_taken_in_the_box_reaches_the_tracker() {
+    let dir = scratch("enrol");
+    let seen = [50.0, 45.0, 170.0];
+    let form = SetupForm {
+        source: SourceKind::File,
+        file: meeple_folder(&dir, seen).display().to_string(),
+        ..SetupForm::default()
+    };
+    let config = AppConfig {
+        journal_dir: Some(dir.join("journals")),
+        ..AppConfig::default()
+    };
+    let mut harness = window(MeeplecamApp::with_form(form, config));
+    harness.run();
+    assert!(harness
+        .query_by_label_contains("Ann's meeple: usual red")
+        .is_some());
+    harness.get_by_label("Enrol meeple colours").click();
+    step_until(&mut harness, "the picture in the box", |h| {
+        h.query_by_label("Take colour")
+            .is_some_and(|n| !n.accesskit_node().is_disabled())
+    });
+    assert!(harness.query_by_label_contains("Player 1 (Ann").is_some());
+    harness.get_by_label("Take colour").click();
+    harness.run();
+    // Bob is next; he skips, and the setup screen is back.
+    assert!(harness.query_by_label_contains("Player 2 (Bob").is_some());
+    harness.get_by_label("Skip player").click();
+    harness.run();
+    assert!(harness
+        .query_by_label_contains("Ann's meeple: taken")
+        .is_some());
+    assert!(harness
+        .query_by_label_contains("Bob's meeple: usual blue")
+        .is_some());
+    let taken = harness.state().form().meeples.clone();
+    assert_eq!(taken.len(), 1);
+    assert_eq!(taken[0].colour, meeplecam::rules::Colour::Red);
+    assert!(
+        distance(taken[0].bgr, seen.map(|v| v as f32)) < 10.0,
+        "the meeple, not the hand or the table: {:?}",
+        taken[0].bgr
+    );
+    // Remembered between runs with the rest of the form.
+    let saved = serde_json::to_string(harness.state().form()).unwrap();
+    let back: SetupForm = serde_json::from_str(&saved).unwrap();
+    assert_eq!(back.meeples, taken);
+
+    harness.get_by_label("Start game").click();
+    harness.step();
+    assert!(harness.state().in_game());
+    let table = harness.state().table().unwrap();
+    assert_eq!(table.figure_colours[0], taken[0].bgr);
+    assert_eq!(
+        table.figure_colours[1],
+        [185.0, 95.0, 25.0],
+        "Bob's nominal blue"
+    );
+    drop(harness);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn meeple_colours_too_alike_are_warned_about() {
+    use meeplecam::app::enrol::MeepleColour;
+    use meeplecam::rules::Colour;
+    let mut form = SetupForm {
+        source: SourceKind::Webcam,
+        ..SetupForm::default()
+    };
+    form.enrol(Colour::Red, [60.0, 60.0, 150.0]);
+    let mut harness = window(MeeplecamApp::with_form(form.clone(), AppConfig::default()));
+    harness.run();
+    assert!(harness.query_by_label_contains("look too alike").is_none());
+    // Bob's blue meeple taken under a red lamp looks like Ann's.
+    form.meeples.push(MeepleColour {
+        colour: Colour::Blue,
+        bgr: [70.0, 62.0, 140.0],
+    });
+    let mut harness = window(MeeplecamApp::with_form(form, AppConfig::default()));
+    harness.run();
+    assert!(harness
+        .query_by_label_contains("Ann's and Bob's meeples look too alike")
+        .is_some());
+    harness.get_by_label("Forget Bob's colour").click();
+    harness.run();
+    assert!(harness.query_by_label_contains("look too alike").is_none());
+}
+
+#[test]
+fn a_bad_intrinsics_file_is_explained_and_the_game_goes_on_without_it() {
+    use meeplecam::vision::intrinsics::Intrinsics;
+    let dir = scratch("lens");
+    let frames = still_folder(&dir);
+    let bad = dir.join("camera.yaml");
+    std::fs::write(&bad, "%YAML:1.0\ncamera_matrix: [not a matrix\n").unwrap();
+    let form = SetupForm {
+        source: SourceKind::File,
+        file: frames.display().to_string(),
+        ..SetupForm::default()
+    };
+    let config = AppConfig {
+        journal_dir: Some(dir.join("journals")),
+        ..AppConfig::default()
+    };
+    let mut harness = window(MeeplecamApp::with_form(form, config.clone()));
+    harness.run();
+    harness
+        .get_by_label("Camera intrinsics file (optional)")
+        .focus();
+    harness.run();
+    harness
+        .get_by_label("Camera intrinsics file (optional)")
+        .type_text(bad.to_str().unwrap());
+    harness.run();
+    harness.get_by_label("Start game").click();
+    harness.step();
+    assert!(harness.state().in_game(), "the game starts anyway");
+    step_until(&mut harness, "the game screen", |h| {
+        h.query_by_label_contains("Looking for the start tile")
+            .is_some()
+    });
+    let notice = harness
+        .query_by_label_contains("Camera intrinsics not used")
+        .map(|n| text_of(&n))
+        .expect("the bad file is explained");
+    assert!(notice.contains("camera.yaml"), "{notice}");
+    assert!(harness.query_by_label_contains("undistorted").is_none());
+    drop(harness);
+
+    // A good file for this camera: the frames are undistorted.
+    let good = dir.join("good.yaml");
+    Intrinsics {
+        size: [160, 120],
+        focal: [150.0, 150.0],
+        principal: [80.0, 60.0],
+        distortion: [-0.1, 0.0, 0.0, 0.0, 0.0],
+        rms_px: None,
+        views: None,
+    }
+    .save(&good)
+    .unwrap();
+    let form = SetupForm {
+        source: SourceKind::File,
+        file: frames.display().to_string(),
+        intrinsics: good.display().to_string(),
+        ..SetupForm::default()
+    };
+    let mut harness = window(MeeplecamApp::with_form(form.clone(), config.clone()));
+    harness.run();
+    harness.get_by_label("Start game").click();
+    step_until(&mut harness, "undistorted frames", |h| {
+        h.query_by_label_contains("undistorted").is_some()
+    });
+    assert!(harness
+        .query_by_label_contains("Camera intrinsics not used")
+        .is_none());
+    drop(harness);
+
+    // A file for another camera: said so (once a frame came), and the frames are read as
+    // they come.
+    Intrinsics {
+        size: [320, 240],
+        focal: [300.0, 300.0],
+        principal: [160.0, 120.0],
+        distortion: [-0.1, 0.0, 0.0, 0.0, 0.0],
+        rms_px: None,
+        views: None,
+    }
+    .save(&good)
+    .unwrap();
+    let mut harness = window(MeeplecamApp::with_form(form, config));
+    harness.run();
+    harness.get_by_label("Start game").click();
+    step_until(&mut harness, "the frame read as it came", |h| {
+        h.query_by_label_contains("camera intrinsics not used: they were measured at 320×240")
+            .is_some()
+    });
+    assert!(harness.query_by_label_contains("could not read").is_none());
+    drop(harness);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn hovering_a_held_cloister_tints_it_and_names_its_owner() {
+    use meeplecam::app::table::TableView;
+    use meeplecam::record::{FollowerEntry, PlayerEntry};
+    use meeplecam::rules::{catalogue, Colour, FeatureKind, Figure};
+    use meeplecam::track::session::calibration_path;
+    use meeplecam::vision::calibration::Calibration;
+    use meeplecam::vision::terrain::ColourModel;
+
+    let players = [("Ann", Colour::Red), ("Bob", Colour::Blue)]
+        .map(|(name, colour)| PlayerEntry {
+            name: name.to_string(),
+            colour,
+        })
+        .to_vec();
+    // The start tile seen as the square (600, 300)–(700, 400) of a 1280×720 picture.
+    let calibration = Calibration {
+        size: [1280, 720],
+        start: [
+            [600.0, 300.0],
+            [700.0, 300.0],
+            [700.0, 400.0],
+            [600.0, 400.0],
+        ],
+        table: [[0.0; 3]; 2],
+        colours: ColourModel::default(),
+    };
+    let mut tracker = Tracker::new(players, Some(calibration.clone())).unwrap();
+    // Ann lays a cloister beside the start tile and puts a monk in it.
+    let cloister = catalogue().tile_id("B").unwrap();
+    let spot = tracker.game().legal_placements(cloister)[0];
+    let mut turn = TurnEntry::laid("B", spot.pos, spot.rot.degrees());
+    turn.follower = Some(FollowerEntry {
+        port: "C".to_string(),
+        figure: Figure::Normal,
+    });
+    tracker.restore(vec![turn]).unwrap();
+    let view = TableView::of(&tracker, None);
+    let held = view
+        .owned
+        .iter()
+        .find(|o| o.kind == FeatureKind::Cloister)
+        .expect("the cloister is held");
+    assert_eq!(held.owners, vec![0]);
+    let mut around = held.around.clone();
+    around.sort();
+    let mut want = vec![Pos::new(0, 0), spot.pos];
+    want.sort();
+    assert_eq!(around, want, "its tile and the start tile count for it");
+
+    // The same game in the window: the picture is the calibration's size.
+    let dir = scratch("cloister");
+    let folder = dir.join("frames");
+    std::fs::create_dir_all(&folder).unwrap();
+    let image =
+        Mat::new_rows_cols_with_default(720, 1280, CV_8UC3, Scalar::new(90.0, 60.0, 40.0, 0.0))
+            .unwrap();
+    let name = folder.join("0001.png");
+    assert!(opencv::imgcodecs::imwrite(name.to_str().unwrap(), &image, &Vector::new()).unwrap());
+    let journal = dir.join("g.journal");
+    let mut j = Journal::create(&journal, &tracker.record()).unwrap();
+    j.sync(&tracker.turns()).unwrap();
+    drop(j);
+    calibration.save(&calibration_path(&journal)).unwrap();
+    let form = SetupForm {
+        source: SourceKind::File,
+        file: folder.display().to_string(),
+        ..SetupForm::default()
+    };
+    let config = AppConfig {
+        resume: Some(journal),
+        journal_dir: Some(dir.clone()),
+        ..AppConfig::default()
+    };
+    let mut harness = window(MeeplecamApp::with_form(form, config));
+    step_until(&mut harness, "the camera picture", |h| {
+        h.query_by_label_contains("Camera picture").is_some()
+    });
+    let picture = harness.get_by_label_contains("Camera picture").rect();
+    let scale = picture.width() / 1280.0;
+    let on_screen =
+        |p: [f64; 2]| picture.min + eframe::egui::vec2(p[0] as f32, p[1] as f32) * scale;
+    let cell = harness
+        .state()
+        .table()
+        .unwrap()
+        .cells
+        .iter()
+        .find(|c| c.pos == spot.pos)
+        .and_then(|c| c.quad)
+        .expect("the cloister's cell is in the picture");
+    let middle = [
+        cell.iter().map(|p| p[0]).sum::<f64>() / 4.0,
+        cell.iter().map(|p| p[1]).sum::<f64>() / 4.0,
+    ];
+    harness.hover_at(on_screen(middle));
+    harness.step();
+    harness.step();
+    let described = text_of(&harness.get_by_label_contains("Camera picture"));
+    assert!(
+        described.contains("under the mouse: Ann's cloister (1 tile)"),
+        "{described}"
+    );
+    // Off the board nothing is held.
+    harness.hover_at(on_screen([100.0, 100.0]));
+    harness.step();
+    harness.step();
+    let described = text_of(&harness.get_by_label_contains("Camera picture"));
+    assert!(!described.contains("under the mouse"), "{described}");
+    drop(harness);
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -8,10 +8,13 @@ use anyhow::Context;
 use eframe::egui;
 
 use super::correction::{self, Draft};
+use super::enrol;
+use super::lens::through_lens;
 use super::setup::{new_journal_path, SetupForm, SourceKind};
+use super::table::TableView;
 use super::worker::{Command, Snapshot, Worker};
 use super::{overlay, scoreboard};
-use crate::camera::{self, Opened, SourceSpec};
+use crate::camera::{self, Opened};
 use crate::rules::catalogue;
 use crate::track::session::Session;
 
@@ -27,17 +30,6 @@ pub struct Live {
     screenshot_asked: bool,
 }
 
-/// The source the form names.
-fn source_spec(form: &SetupForm) -> SourceSpec {
-    match form.source {
-        SourceKind::Simulated => SourceSpec::Simulated { seed: form.seed },
-        SourceKind::Webcam => SourceSpec::Webcam {
-            name: Some(form.camera.trim().to_string()).filter(|n| !n.is_empty()),
-        },
-        SourceKind::File => SourceSpec::Path(PathBuf::from(form.file.trim())),
-    }
-}
-
 impl Live {
     /// Starts (or, with `resume`, continues) a game as the form says; its journal goes in `dir`.
     pub fn start(
@@ -47,8 +39,9 @@ impl Live {
         speed: Option<f64>,
         ctx: &egui::Context,
     ) -> anyhow::Result<Live> {
-        let Opened { source, truth } = camera::open(&source_spec(form))?;
-        let session = match &resume {
+        let Opened { source, truth } = camera::open(&form.source_spec())?;
+        let (source, lens_trouble) = through_lens(source, form.intrinsics.trim());
+        let mut session = match &resume {
             Some(path) => Session::resume(path, None)?,
             None => {
                 std::fs::create_dir_all(dir)
@@ -58,6 +51,14 @@ impl Live {
                 Session::start(players, None, Some(&new_journal_path(dir)))?
             }
         };
+        // The simulated table paints its figures in the usual colours.
+        let meeples = match form.source {
+            SourceKind::Simulated => &[][..],
+            _ => &form.meeples[..],
+        };
+        let colours = enrol::figure_colours(session.tracker().players(), meeples);
+        session = session.with_enrolment(colours)?;
+        session.notices.extend(lens_trouble);
         let journal = session.journal_path().map(Path::to_path_buf);
         let pace = if source.is_live() {
             None
@@ -76,6 +77,11 @@ impl Live {
             journal,
             screenshot_asked: false,
         })
+    }
+
+    /// The game as last shown.
+    pub fn table(&self) -> Arc<TableView> {
+        Arc::clone(&self.snapshot.table)
     }
 
     /// Draws the game screen; true when the players leave the game.

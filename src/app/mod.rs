@@ -5,6 +5,8 @@
 //! [`worker`] thread, which hands over the newest picture and game view.
 
 mod correction;
+pub mod enrol;
+mod lens;
 mod live;
 mod overlay;
 mod scoreboard;
@@ -13,11 +15,13 @@ pub mod table;
 pub mod worker;
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use eframe::egui;
 
 use live::Live;
 use setup::SetupForm;
+use table::TableView;
 
 /// How the window starts.
 #[derive(Clone, Debug, Default)]
@@ -62,6 +66,8 @@ pub struct MeeplecamApp {
     config: AppConfig,
     form: SetupForm,
     live: Option<Live>,
+    /// The meeple colour enrolment, while it runs.
+    enrol: Option<enrol::Wizard>,
     /// An error to show on the setup screen.
     message: Option<String>,
 }
@@ -86,6 +92,7 @@ impl MeeplecamApp {
             config,
             form,
             live: None,
+            enrol: None,
             message: None,
         }
     }
@@ -93,6 +100,16 @@ impl MeeplecamApp {
     /// Whether a game is running.
     pub fn in_game(&self) -> bool {
         self.live.is_some()
+    }
+
+    /// The setup as the players filled it in (enrolled colours included).
+    pub fn form(&self) -> &SetupForm {
+        &self.form
+    }
+
+    /// The game on screen, if one is running.
+    pub fn table(&self) -> Option<Arc<TableView>> {
+        self.live.as_ref().map(Live::table)
     }
 
     /// The folder new journals go to.
@@ -136,11 +153,22 @@ impl MeeplecamApp {
                     live.screenshot_when_ready(&ctx, path, self.config.screenshot_turns);
                 }
             }
+            None if self.enrol.is_some() => {
+                if let Some(wizard) = &mut self.enrol {
+                    if enrol::show(ui, wizard, &mut self.form) {
+                        self.enrol = None;
+                        ctx.request_repaint();
+                    }
+                }
+            }
             None => {
                 let dir = self.journal_dir();
                 match setup::show(ui, &mut self.form, &dir, self.message.as_deref()) {
                     Some(setup::Choice::Start) => self.start(&ctx, None),
                     Some(setup::Choice::Resume(path)) => self.start(&ctx, Some(path)),
+                    Some(setup::Choice::Enrol) => {
+                        self.enrol = Some(enrol::Wizard::start(self.form.source_spec(), &ctx));
+                    }
                     None => {}
                 }
             }

@@ -1,10 +1,10 @@
 //! The camera picture with the game drawn over it: the grid of laid tiles, the legal cells for
 //! the tile in hand, where the current player may put a follower, and the held feature under the
-//! mouse tinted in its owner's colour.
+//! mouse tinted in its owner's colour (a cloister's tile, and lightly the tiles around it).
 
 use eframe::egui::{self, Color32, Pos2, Stroke};
 
-use super::table::{in_quad, TableView};
+use super::table::{in_quad, OwnedFeature, TableView};
 use super::worker::Snapshot;
 use crate::geometry::TileShape;
 use crate::rules::Colour;
@@ -150,13 +150,26 @@ pub fn show(
             );
         }
     }
+    let mut described = "Camera picture".to_string();
     if let Some(hover) = response.hover_pos() {
         let at = [
             f64::from((hover.x - origin.x) / scale),
             f64::from((hover.y - origin.y) / scale),
         ];
-        tint_hovered(&painter, table, at, &to_screen);
+        if let Some(owned) = hovered(table, at) {
+            tint(&painter, table, owned, &to_screen);
+            let what = describe(table, owned);
+            painter.text(
+                hover + egui::vec2(14.0, 14.0),
+                egui::Align2::LEFT_TOP,
+                &what,
+                egui::FontId::proportional(13.0),
+                Color32::WHITE,
+            );
+            described = format!("{described}, under the mouse: {what}");
+        }
     }
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, described.clone()));
     if let Some(player) = table.players.get(table.current) {
         for spot in &table.follower_spots {
             let Some(at) = spot.at else { continue };
@@ -176,35 +189,60 @@ pub fn show(
 /// Squares per tile side the tint is drawn with.
 const TINT_RES: usize = 16;
 
-/// Tints the held feature under picture point `at` in its (first) owner's colour, on every tile
-/// it covers.
-fn tint_hovered(
+/// The held feature under picture point `at`, if any.
+fn hovered(table: &TableView, at: [f64; 2]) -> Option<&OwnedFeature> {
+    let (pos, local) = table.feature_under(at)?;
+    table.owned.iter().find(|o| o.covers(pos, local))
+}
+
+/// The feature in words: "Ann's road (2 tiles)", "Ann's and Bob's city (3 tiles)".
+fn describe(table: &TableView, owned: &OwnedFeature) -> String {
+    let names: Vec<&str> = owned
+        .owners
+        .iter()
+        .filter_map(|&seat| table.players.get(seat))
+        .map(|p| p.name.as_str())
+        .collect();
+    let tiles = owned.parts.len();
+    let plural = if tiles == 1 { "" } else { "s" };
+    let whose = if names.is_empty() {
+        "a held".to_string()
+    } else {
+        format!("{}'s", names.join("'s and "))
+    };
+    format!("{whose} {} ({tiles} tile{plural})", owned.kind)
+}
+
+/// Tints a held feature in its (first) owner's colour on every tile it covers, and lightly the
+/// tiles around a cloister.
+fn tint(
     painter: &egui::Painter,
     table: &TableView,
-    at: [f64; 2],
+    owned: &OwnedFeature,
     to_screen: &dyn Fn([f64; 2]) -> Pos2,
 ) {
-    let Some((pos, local)) = table.feature_under(at) else {
-        return;
-    };
-    let Some(owned) = table.owned.iter().find(|o| o.covers(pos, local)) else {
-        return;
-    };
     let colour = owned
         .owners
         .first()
         .and_then(|&seat| table.players.get(seat))
         .map_or(Color32::WHITE, |p| player_colour(p.colour));
     let tint = Color32::from_rgba_unmultiplied(colour.r(), colour.g(), colour.b(), 110);
+    let light = Color32::from_rgba_unmultiplied(colour.r(), colour.g(), colour.b(), 40);
+    let quad_of = |pos| {
+        table
+            .cells
+            .iter()
+            .find(|c| c.pos == pos)
+            .and_then(|c| c.quad)
+    };
+    for quad in owned.around.iter().filter_map(|&pos| quad_of(pos)) {
+        let corners = quad.iter().map(|&p| to_screen(p)).collect();
+        painter.add(egui::Shape::convex_polygon(corners, light, Stroke::NONE));
+    }
     let step = 1.0 / TINT_RES as f32;
     let mut mesh = egui::Mesh::default();
     for part in &owned.parts {
-        let Some(quad) = table
-            .cells
-            .iter()
-            .find(|c| c.pos == part.pos)
-            .and_then(|c| c.quad)
-        else {
+        let Some(quad) = quad_of(part.pos) else {
             continue;
         };
         let labels = &TileShape::of(part.tile).labels;

@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 use eframe::egui;
 use serde::{Deserialize, Serialize};
 
+use super::enrol::{self, MeepleColour};
+use crate::camera::SourceSpec;
 use crate::record::PlayerEntry;
 use crate::rules::Colour;
 
@@ -36,6 +38,10 @@ pub struct SetupForm {
     pub file: String,
     /// Seed of the simulated game.
     pub seed: u64,
+    /// The figure colours players enrolled (the nominal colours for the others).
+    pub meeples: Vec<MeepleColour>,
+    /// Camera intrinsics file (`meeplecam calibrate intrinsics`); empty for none.
+    pub intrinsics: String,
     /// Cameras found the last time the player asked.
     #[serde(skip)]
     pub cameras: Option<Result<Vec<String>, String>>,
@@ -57,8 +63,29 @@ impl Default for SetupForm {
             camera: String::new(),
             file: String::new(),
             seed: 1,
+            meeples: Vec::new(),
+            intrinsics: String::new(),
             cameras: None,
         }
+    }
+}
+
+impl SetupForm {
+    /// The source the form names.
+    pub fn source_spec(&self) -> SourceSpec {
+        match self.source {
+            SourceKind::Simulated => SourceSpec::Simulated { seed: self.seed },
+            SourceKind::Webcam => SourceSpec::Webcam {
+                name: Some(self.camera.trim().to_string()).filter(|n| !n.is_empty()),
+            },
+            SourceKind::File => SourceSpec::Path(PathBuf::from(self.file.trim())),
+        }
+    }
+
+    /// Keeps `bgr` as the colour the camera sees figures of `colour` in.
+    pub fn enrol(&mut self, colour: Colour, bgr: [f32; 3]) {
+        self.meeples.retain(|m| m.colour != colour);
+        self.meeples.push(MeepleColour { colour, bgr });
     }
 }
 
@@ -69,6 +96,8 @@ pub enum Choice {
     Start,
     /// Continue the game in this journal.
     Resume(PathBuf),
+    /// Enrol the players' meeple colours.
+    Enrol,
 }
 
 /// Where journals go unless told otherwise: `$XDG_DATA_HOME/meeplecam/games` or
@@ -128,6 +157,12 @@ pub fn show(
         ui.checkbox(&mut form.patterns, "Colour-blind patterns");
         ui.add_space(8.0);
         source(ui, form);
+        ui.add_space(8.0);
+        if meeples(ui, form) {
+            choice = Some(Choice::Enrol);
+        }
+        ui.add_space(8.0);
+        lens(ui, form);
         ui.add_space(12.0);
         if ui.button("Start game").clicked() {
             choice = Some(Choice::Start);
@@ -245,4 +280,58 @@ fn source(ui: &mut egui::Ui, form: &mut SetupForm) {
             });
         }
     }
+}
+
+/// The players' meeple colours (a swatch each, enrolled or nominal) and the warnings for
+/// colours too alike; true when the players ask to enrol.
+fn meeples(ui: &mut egui::Ui, form: &mut SetupForm) -> bool {
+    if form.source == SourceKind::Simulated {
+        return false;
+    }
+    ui.label("Meeple colours (optional: without them the camera looks for the usual colours)");
+    let mut forget = None;
+    for player in &form.players {
+        let taken = enrol::enrolled(&form.meeples, player.colour);
+        ui.horizontal(|ui| {
+            let bgr = taken.unwrap_or_else(|| enrol::nominal(player.colour));
+            enrol::swatch(ui, Some(enrol::to_color32(bgr)));
+            match taken {
+                Some([b, g, r]) => {
+                    ui.label(format!(
+                        "{}'s meeple: taken (red {r:.0}, green {g:.0}, blue {b:.0})",
+                        player.name
+                    ));
+                    if ui
+                        .button(format!("Forget {}'s colour", player.name))
+                        .clicked()
+                    {
+                        forget = Some(player.colour);
+                    }
+                }
+                None => {
+                    ui.label(format!(
+                        "{}'s meeple: usual {}",
+                        player.name,
+                        player.colour.name()
+                    ));
+                }
+            }
+        });
+    }
+    if let Some(colour) = forget {
+        form.meeples.retain(|m| m.colour != colour);
+    }
+    for warning in enrol::warnings(form) {
+        ui.colored_label(egui::Color32::from_rgb(230, 160, 40), warning);
+    }
+    ui.button("Enrol meeple colours").clicked()
+}
+
+/// The optional camera intrinsics file.
+fn lens(ui: &mut egui::Ui, form: &mut SetupForm) {
+    ui.horizontal(|ui| {
+        let label = ui.label("Camera intrinsics file (optional)");
+        ui.text_edit_singleline(&mut form.intrinsics)
+            .labelled_by(label.id);
+    });
 }

@@ -49,10 +49,15 @@ pub struct FollowerSpotView {
 /// A feature followers hold, tinted in its owners' colours when the mouse is over it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OwnedFeature {
+    /// Its kind.
+    pub kind: FeatureKind,
     /// Seats with the most followers on it.
     pub owners: Vec<usize>,
     /// Its part on each tile it covers.
     pub parts: Vec<FeaturePart>,
+    /// For a cloister, the laid tiles of the 3×3 cells around it (its own included): each one a
+    /// point towards completing it.
+    pub around: Vec<Pos>,
 }
 
 /// One tile's part of a feature.
@@ -121,6 +126,9 @@ pub struct TableView {
     pub questions: Vec<String>,
     /// Whether the table has been registered from the start tile.
     pub registered: bool,
+    /// The colour (blue, green, red) each player's figures are looked for in: enrolled, or
+    /// nominal.
+    pub figure_colours: Vec<[f32; 3]>,
 }
 
 impl TableView {
@@ -183,6 +191,7 @@ impl TableView {
             follower_spots: follower_spots(tracker),
             questions: tracker.questions().to_vec(),
             registered: tracker.calibration().is_some(),
+            figure_colours: tracker.enrolment().colours().to_vec(),
         }
     }
 }
@@ -241,8 +250,8 @@ fn score_line(e: &crate::rules::ScoreEvent) -> ScoreLine {
     }
 }
 
-/// The features followers hold, each with its parts on every tile (cloisters, which have no
-/// ports, are left out: a monk's cloister is one tile anyway).
+/// The features followers hold, each with its parts on every tile (a cloister's one part is
+/// its tile; the laid tiles around it come with it).
 fn owned_features(game: &Game) -> Vec<OwnedFeature> {
     let cat = catalogue();
     let players = game.scores().len();
@@ -267,14 +276,27 @@ fn owned_features(game: &Game) -> Vec<OwnedFeature> {
                 None => found.push((
                     group,
                     OwnedFeature {
+                        kind: f.kind,
                         owners: group.majority(players).iter().map(|p| p.index()).collect(),
                         parts: vec![part],
+                        around: around(game, f.kind, pos),
                     },
                 )),
             }
         }
     }
     found.into_iter().map(|(_, owned)| owned).collect()
+}
+
+/// The laid tiles of the 3×3 cells around a cloister at `pos` (none for other kinds).
+fn around(game: &Game, kind: FeatureKind, pos: Pos) -> Vec<Pos> {
+    if kind != FeatureKind::Cloister {
+        return Vec::new();
+    }
+    std::iter::once(pos)
+        .chain(pos.ring())
+        .filter(|&p| game.board().get(p).is_some())
+        .collect()
 }
 
 /// The open tile's free features, with where a follower would stand in the picture.

@@ -247,7 +247,7 @@ fn apply(session: &mut Session, hand: &mut Option<TileId>, command: Command) -> 
 }
 
 /// The frame shrunk to at most [`DISPLAY_WIDTH`], as an egui image, with the frame's size.
-fn display_picture(frame: &Mat) -> opencv::Result<(Arc<egui::ColorImage>, [f32; 2])> {
+pub(super) fn display_picture(frame: &Mat) -> opencv::Result<(Arc<egui::ColorImage>, [f32; 2])> {
     let size = [frame.cols() as f32, frame.rows() as f32];
     let mut small = Mat::default();
     let source = if frame.cols() > DISPLAY_WIDTH {

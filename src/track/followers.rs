@@ -44,6 +44,39 @@ impl Tracker {
         Ok(None)
     }
 
+    /// The open tile at `pos` was read again, as something else: its follower (`before`, on
+    /// the old reading) is read again on the new one; where the picture no longer shows it, it
+    /// keeps its port if the new reading has one of that name, and otherwise the players are
+    /// asked.
+    pub(super) fn follower_again(
+        &mut self,
+        frame: &Mat,
+        pos: Pos,
+        before: FollowerEntry,
+    ) -> anyhow::Result<Vec<Event>> {
+        if let (Some(quad), Some(calib)) = (self.quads.get(&pos), &self.calibration) {
+            let (patch, _) = quad_patch(frame, quad, MARGIN_PX)?;
+            let (_, blobs) = self.enrolment.find(&patch, &calib.colours, 0.03)?;
+            let reads = self.followers_on(pos, &blobs)?;
+            if let Some(e) = self.deploy_mine(&reads, false)? {
+                return Ok(vec![e]);
+            }
+        }
+        let mut turns = self.turns();
+        if let Some(last) = turns.last_mut() {
+            last.follower = Some(before.clone());
+        }
+        if self.rebuild(turns).is_ok() {
+            return Ok(vec![Event::Follower { port: before.port }]);
+        }
+        let q = format!(
+            "where does the follower on the tile at ({}, {}) stand?",
+            pos.x, pos.y
+        );
+        self.ask(q.clone());
+        Ok(vec![Event::Question(q)])
+    }
+
     /// The open turn's cell and where it lies, while its follower is still to come.
     pub(super) fn open_without_follower(&self) -> Option<(Pos, Quad)> {
         let open = self.open.as_ref().filter(|o| o.follower.is_none())?;

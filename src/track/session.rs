@@ -81,6 +81,15 @@ impl Session {
         })
     }
 
+    /// The same session looking for the figure colours the players enrolled (see
+    /// [`Tracker::with_enrolment`]).
+    pub fn with_enrolment(self, colours: Vec<[f32; 3]>) -> anyhow::Result<Session> {
+        Ok(Session {
+            tracker: self.tracker.with_enrolment(colours)?,
+            ..self
+        })
+    }
+
     /// The tracker, to read the game from.
     pub fn tracker(&self) -> &Tracker {
         &self.tracker

@@ -305,26 +305,27 @@ impl Tracker {
             let mut entry = open.clone();
             entry.tile = cat.tile(c.tile).name.clone();
             entry.rot = Some(c.rot.degrees());
-            // A follower already down stays if its feature still exists on the new reading.
+            entry.follower = None;
             let last = turns.len() - 1;
             turns[last] = entry.clone();
             if self.rebuild(turns.clone()).is_err() {
-                turns[last].follower = None;
-                entry.follower = None;
-                if self.rebuild(turns.clone()).is_err() {
-                    continue;
-                }
+                continue;
             }
             self.quads
                 .insert(pos, shifted_quad(&to_patch, MARGIN_PX, shift));
             let mut kept = vec![*c];
             kept.extend(ranked.iter().filter(|r| *r != c).take(KEPT - 1));
             self.readings.insert(pos, kept);
-            return Ok(vec![Event::Tile {
+            let mut events = vec![Event::Tile {
                 pos,
                 tile: entry.tile,
                 rot: c.rot.degrees(),
-            }]);
+            }];
+            // The follower already down is placed again on the new reading.
+            if let Some(before) = open.follower {
+                events.extend(self.follower_again(frame, pos, before)?);
+            }
+            return Ok(events);
         }
         Ok(Vec::new())
     }
