@@ -566,3 +566,147 @@ fn recognize_reads_the_followers_of_the_players_named() {
         truth.len()
     );
 }
+
+/// A `PATCH_PX` square patch of one colour (blue, green, red).
+fn plain_patch(bgr: [u8; 3]) -> opencv::core::Mat {
+    use meeplecam::vision::rectify::PATCH_PX;
+    use opencv::core::{Mat, Scalar, CV_8UC3};
+    let colour = Scalar::new(bgr[0].into(), bgr[1].into(), bgr[2].into(), 0.0);
+    Mat::new_rows_cols_with_default(PATCH_PX, PATCH_PX, CV_8UC3, colour).unwrap()
+}
+
+/// Patch pixel of a point of the tile (tile sides) in a patch cut with the usual inset.
+fn patch_px(u: [f32; 2]) -> [i32; 2] {
+    use meeplecam::vision::rectify::{INSET, PATCH_PX};
+    u.map(|v| ((v - INSET as f32) / (1.0 - 2.0 * INSET as f32) * PATCH_PX as f32) as i32)
+}
+
+/// Paints the pixels of `patch` within `r` of `centre` (an ellipse `r[0]` wide, `r[1]` tall).
+fn paint(patch: &mut opencv::core::Mat, centre: [i32; 2], r: [f32; 2], bgr: [u8; 3]) {
+    use opencv::core::Vec3b;
+    use opencv::prelude::*;
+    for y in 0..patch.rows() {
+        for x in 0..patch.cols() {
+            let (dx, dy) = ((x - centre[0]) as f32 / r[0], (y - centre[1]) as f32 / r[1]);
+            if dx * dx + dy * dy <= 1.0 {
+                *patch.at_2d_mut::<Vec3b>(y, x).unwrap() = Vec3b::from(bgr);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_small_light_shield_plate_counts_as_a_pennant_and_a_wall_does_not() {
+    use meeplecam::geometry::TileShape;
+    use meeplecam::vision::pennant::ShieldMap;
+    use meeplecam::vision::rectify::PATCH_PX;
+
+    let cat = catalogue();
+    let (m, n) = (cat.tile_id("M").unwrap(), cat.tile_id("N").unwrap());
+    let rot = Rotation::R90;
+    let side = PATCH_PX as usize;
+    let ratio = |map: &ShieldMap| {
+        map.log_likelihood(m, rot, 0, 0, side) - map.log_likelihood(n, rot, 0, 0, side)
+    };
+    let city = [60, 110, 170];
+    // A blurred shield: a light plate with a dark bluish mark, too grey for shield blue.
+    let spot = patch_px(meeplecam::geometry::rotate(
+        TileShape::of(m).pennants[0],
+        rot,
+    ));
+    let mut shield = plain_patch(city);
+    paint(&mut shield, spot, [3.5, 4.0], [225, 225, 222]);
+    paint(&mut shield, spot, [1.0, 1.5], [95, 88, 82]);
+    assert!(ratio(&ShieldMap::new(&shield, None).unwrap()) > 2.0);
+    // Not in an edition whose start tile showed blue print in its city (plates are then roofs).
+    let busy = ShieldMap::new(&shield, None).unwrap().with_min_blob(9);
+    assert!(ratio(&busy) < -2.0, "{}", ratio(&busy));
+    // A light wall across the city is no plate, bluish mark or not.
+    let mut wall = plain_patch(city);
+    paint(&mut wall, spot, [20.0, 2.0], [225, 225, 222]);
+    paint(&mut wall, spot, [1.0, 1.0], [95, 88, 82]);
+    assert!(ratio(&ShieldMap::new(&wall, None).unwrap()) < -2.0);
+}
+
+#[test]
+fn a_figures_shadow_is_left_out_and_the_print_around_it_is_read() {
+    use meeplecam::vision::rectify::PATCH_PX;
+    use meeplecam::vision::terrain::ClassMap;
+    use opencv::core::{Mat, Scalar, CV_8UC1};
+    use opencv::prelude::*;
+
+    let model = ColourModel::default();
+    let grass = [70, 155, 115];
+    let mut patch = plain_patch(grass);
+    // A figure, its shadow beside it, and a dark patch of print far from any figure.
+    let mut mask =
+        Mat::new_rows_cols_with_default(PATCH_PX, PATCH_PX, CV_8UC1, Scalar::all(0.0)).unwrap();
+    for y in 20..32 {
+        for x in 20..28 {
+            *mask.at_2d_mut::<u8>(y, x).unwrap() = 255;
+        }
+    }
+    let shade = grass.map(|c| c / 2);
+    paint(&mut patch, [31, 30], [3.0, 3.0], shade);
+    paint(&mut patch, [52, 52], [3.0, 3.0], shade);
+    let map = ClassMap::new(&patch, &model, Some(&mask)).unwrap();
+    let seen = |x0, y0, x1, y1| (0..5).map(|k| map.count(k, x0, y0, x1, y1)).sum::<u32>();
+    assert_eq!(
+        seen(29, 28, 34, 33),
+        0,
+        "the shadow beside the figure counts"
+    );
+    assert_eq!(
+        seen(50, 50, 55, 55),
+        25,
+        "dark print far from figures is left out"
+    );
+    assert_eq!(seen(0, 0, 10, 10), 100);
+    // Without figures nothing is left out.
+    let bare = ClassMap::new(&patch, &model, None).unwrap();
+    let all = (0..5).map(|k| bare.count(k, 0, 0, 64, 64)).sum::<u32>();
+    assert_eq!(all, 64 * 64);
+}
+
+#[test]
+fn a_figure_on_a_hidden_road_stub_favours_the_tile_with_the_road() {
+    use meeplecam::rules::EdgeKind;
+    use meeplecam::vision::edges::edge_kinds;
+    use meeplecam::vision::rectify::PATCH_PX;
+    use meeplecam::vision::standing::Figures;
+    use opencv::core::{Mat, Scalar, CV_8UC1};
+    use opencv::prelude::*;
+
+    let cat = catalogue();
+    let (a, b) = (cat.tile_id("A").unwrap(), cat.tile_id("B").unwrap());
+    // The cloister with its road leaving south, and the one without a road.
+    let rot = Rotation::ALL
+        .into_iter()
+        .find(|&r| edge_kinds(a, r)[2] == EdgeKind::Road)
+        .unwrap();
+    let side = PATCH_PX as usize;
+    // A patch of the cell with a margin of 8 pixels around it.
+    let (margin, full) = (8, PATCH_PX + 16);
+    let figure_at = |x0: f32, y0: f32, x1: f32, y1: f32| {
+        let mut mask =
+            Mat::new_rows_cols_with_default(full, full, CV_8UC1, Scalar::all(0.0)).unwrap();
+        let (p0, p1) = (patch_px([x0, y0]), patch_px([x1, y1]));
+        for y in p0[1] + margin..(p1[1] + margin).min(full) {
+            for x in p0[0] + margin..(p1[0] + margin).min(full) {
+                *mask.at_2d_mut::<u8>(y, x).unwrap() = 255;
+            }
+        }
+        let figures = Figures::from_mask(&mask).unwrap();
+        let m = margin as usize;
+        figures.log_likelihood(a, rot, m, m, side)
+            - figures.log_likelihood(b, Rotation::R0, m, m, side)
+    };
+    // Standing on the road stub (its foot low in the blob, on the road).
+    let on_stub = figure_at(0.44, 0.6, 0.56, 0.88);
+    assert!(on_stub > 1.0, "{on_stub}");
+    // Lying in the field's corner: either tile explains it about as well.
+    let in_field = figure_at(0.08, 0.1, 0.3, 0.25);
+    assert!(in_field.abs() < 0.5, "{in_field}");
+    // A figure rising in from the tile below is not this tile's.
+    assert_eq!(figure_at(0.44, 0.85, 0.56, 1.1), 0.0);
+}

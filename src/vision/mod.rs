@@ -6,7 +6,8 @@
 //! [`locate`] (the grid from the start tile, tiles found outwards from it), [`rectify`] (grid
 //! cells as north-up patches), [`snap`] (cell corners moved onto the tile edges seen),
 //! [`tile`] (type + rotation as probabilities), [`pennant`] (the shield detector),
-//! [`figures`] and [`meeples`] (followers),
+//! [`standing`] (where figures stand as evidence of the tile), [`figures`] and [`meeples`]
+//! (followers),
 //! [`board`] (readings made consistent with the rules: matching edges, tile counts),
 //! [`eval`] (accuracy and timing tables on rendered data with ground truth, [`breakdown`] by
 //! condition).
@@ -26,5 +27,6 @@ pub mod palette;
 pub mod pennant;
 pub mod rectify;
 pub mod snap;
+pub mod standing;
 pub mod terrain;
 pub mod tile;

@@ -1,6 +1,9 @@
 //! The pennant (shield) detector: whether a tile's city shows a coat of arms. Shields are small,
 //! strongly blue and printed wherever an edition likes inside the city, so the detector counts
 //! shield-blue pixels over the whole city of each candidate reading instead of matching a place.
+//! Where blur and a small picture grey a shield's blue, its shape still shows: a small, compact
+//! light plate with a bluish mark inside, counted where the edition's cities print no blue of
+//! their own (as the start tile tells).
 
 use opencv::core::Mat;
 use opencv::prelude::*;
@@ -25,6 +28,16 @@ const SEEN_IF_VISIBLE: f64 = 0.95;
 const SPOT_HALF: f32 = 0.06;
 /// How near (pixels) a shield's blue lies to its white.
 const WHITE_REACH: i32 = 2;
+/// Light pixels of shield plates in a city that count as a shield seen.
+const PLATE_SEEN_PX: usize = 4;
+/// Pixels of a shield plate's light patch (a shield is about a tenth of a tile across: some 40
+/// pixels, less where blurred).
+const PLATE_AREA: (usize, usize) = (6, 60);
+/// The widest or tallest a shield plate's light patch is (pixels, a sixth of a tile).
+const PLATE_SIDE: usize = 11;
+/// Share of its bounding box a shield plate's light patch fills at least (a compact shape, not
+/// a wall or road).
+const PLATE_FILL: f64 = 0.35;
 
 /// Which pixels of a patch are shield-blue and which were seen at all (not under a figure).
 pub struct ShieldMap {
@@ -36,6 +49,11 @@ pub struct ShieldMap {
     blob: Vec<u32>,
     /// The smallest blue patch that may be a shield.
     min_blob: u32,
+    /// Pixels of small, compact light patches with a bluish mark inside: a shield too small or
+    /// blurred for its blue to show as such.
+    plate: Vec<bool>,
+    /// Whether plates count (an edition whose cities show no blue print of their own).
+    plates: bool,
 }
 
 /// Whether a pixel (blue, green, red) is the blue of a shield: blue above both other channels,
@@ -79,6 +97,7 @@ impl ShieldMap {
             let p = [bytes[3 * k], bytes[3 * k + 1], bytes[3 * k + 2]];
             *m = if whitish(p) { 255 } else { 0 };
         }
+        let white_px = white.data_bytes()?.to_vec();
         let near_white = grow_mask(&white, WHITE_REACH)?;
         let near_white = near_white.data_bytes()?;
         let blue: Vec<bool> = (0..w * h)
@@ -89,6 +108,10 @@ impl ShieldMap {
             })
             .collect();
         let blob = blob_sizes(&blue, w, h)?;
+        let light: Vec<bool> = (0..w * h).map(|k| seen[k] && white_px[k] != 0).collect();
+        let plate = plates(&light, w, h, |k| {
+            bluish([bytes[3 * k], bytes[3 * k + 1], bytes[3 * k + 2]])
+        })?;
         Ok(ShieldMap {
             w,
             h,
@@ -96,19 +119,29 @@ impl ShieldMap {
             seen,
             blob,
             min_blob: 1,
+            plate,
+            plates: true,
         })
     }
 
     /// This map counting only blue patches of at least `min_blob` pixels as shields (an
-    /// edition whose cities show blue roofs without pennants, as its start tile tells).
+    /// edition whose cities show blue roofs without pennants, as its start tile tells; light
+    /// plates then do not count either: its cities' print is busy with blue and light).
     pub fn with_min_blob(mut self, min_blob: u32) -> ShieldMap {
         self.min_blob = min_blob.max(1);
+        self.plates = self.min_blob <= 1;
         self
     }
 
-    /// Pixels in the largest blue patch.
-    pub fn largest_blob(&self) -> u32 {
-        self.blob.iter().copied().max().unwrap_or(0)
+    /// Pixels in the largest blue patch that reaches a pixel (x, y) where `keep(x, y)`.
+    pub fn largest_blob_where(&self, keep: impl Fn(usize, usize) -> bool) -> u32 {
+        self.blob
+            .iter()
+            .enumerate()
+            .filter(|&(k, _)| keep(k % self.w.max(1), k / self.w.max(1)))
+            .map(|(_, &b)| b)
+            .max()
+            .unwrap_or(0)
     }
 
     /// Log-likelihood of what the `side`-pixel window at (x, y) shows, if it holds `tile` lying
@@ -133,7 +166,7 @@ impl ShieldMap {
             .map(|&p| crate::geometry::rotate(p, rot))
             .collect();
         let scale = (1.0 - 2.0 * INSET as f32) / side as f32;
-        let (mut blue, mut spot_all, mut spot_seen) = (0usize, 0usize, 0usize);
+        let (mut blue, mut plate, mut spot_all, mut spot_seen) = (0usize, 0usize, 0usize, 0usize);
         for py in y..(y + side).min(self.h) {
             for px in x..(x + side).min(self.w) {
                 let u = [
@@ -149,6 +182,7 @@ impl ShieldMap {
                 if in_city && self.blue[k] && self.blob[k] >= self.min_blob {
                     blue += 1;
                 }
+                plate += usize::from(in_city && self.plates && self.plate[k]);
                 if spots
                     .iter()
                     .any(|s| (u[0] - s[0]).abs() < SPOT_HALF && (u[1] - s[1]).abs() < SPOT_HALF)
@@ -158,7 +192,7 @@ impl ShieldMap {
                 }
             }
         }
-        let shown = blue >= SEEN_PX;
+        let shown = blue >= SEEN_PX || plate >= PLATE_SEEN_PX;
         if ty.count(Attr::Pennant) == 0 {
             let p = if shown { 1.0 - CLEAN } else { CLEAN };
             return p.ln();
@@ -171,8 +205,41 @@ impl ShieldMap {
     }
 }
 
-/// The size of the 8-connected patch of `on` pixels each pixel lies in (0 where off).
-fn blob_sizes(on: &[bool], w: usize, h: usize) -> opencv::Result<Vec<u32>> {
+/// Whether a pixel leans blue (the blue half of a shield, however blurred or dark), not white.
+fn bluish(p: [u8; 3]) -> bool {
+    let [b, g, r] = p.map(i32::from);
+    b > g.max(r) && !whitish(p)
+}
+
+/// The pixels of `light` patches shaped like a shield: between [`PLATE_AREA`] pixels, no wider
+/// or taller than [`PLATE_SIDE`], filling at least [`PLATE_FILL`] of their bounding box, with a
+/// `mark`ed pixel (by index) inside that box.
+fn plates(
+    light: &[bool],
+    w: usize,
+    h: usize,
+    mark: impl Fn(usize) -> bool,
+) -> opencv::Result<Vec<bool>> {
+    let (labels, stats) = components(light, w, h)?;
+    let shaped: Vec<bool> = stats
+        .iter()
+        .map(|&[x, y, bw, bh, area]| {
+            let fill = area as f64 / (bw * bh).max(1) as f64;
+            (PLATE_AREA.0..=PLATE_AREA.1).contains(&area)
+                && bw.max(bh) <= PLATE_SIDE
+                && fill >= PLATE_FILL
+                && (y..y + bh).any(|py| (x..x + bw).any(|px| mark(py * w + px)))
+        })
+        .collect();
+    Ok(labels
+        .iter()
+        .map(|&l| l > 0 && shaped[l as usize])
+        .collect())
+}
+
+/// The 8-connected patches of `on` pixels: each pixel's patch label (0 off) and each label's
+/// left, top, width, height and area.
+fn components(on: &[bool], w: usize, h: usize) -> opencv::Result<(Vec<i32>, Vec<[usize; 5]>)> {
     let mut mask = Mat::new_rows_cols_with_default(
         h as i32,
         w as i32,
@@ -191,17 +258,34 @@ fn blob_sizes(on: &[bool], w: usize, h: usize) -> opencv::Result<Vec<u32>> {
         8,
         opencv::core::CV_32S,
     )?;
-    let area: Vec<u32> = (0..n.max(0))
+    use opencv::imgproc::{CC_STAT_AREA, CC_STAT_HEIGHT, CC_STAT_LEFT, CC_STAT_TOP, CC_STAT_WIDTH};
+    let stats = (0..n.max(0))
         .map(|i| {
-            stats
-                .at_2d::<i32>(i, opencv::imgproc::CC_STAT_AREA)
-                .map(|a| *a as u32)
+            let stat = |k: i32| stats.at_2d::<i32>(i, k).map(|v| (*v).max(0) as usize);
+            Ok([
+                stat(CC_STAT_LEFT)?,
+                stat(CC_STAT_TOP)?,
+                stat(CC_STAT_WIDTH)?,
+                stat(CC_STAT_HEIGHT)?,
+                stat(CC_STAT_AREA)?,
+            ])
         })
         .collect::<opencv::Result<_>>()?;
-    let labels = labels.data_typed::<i32>()?;
+    Ok((labels.data_typed::<i32>()?.to_vec(), stats))
+}
+
+/// The size of the 8-connected patch of `on` pixels each pixel lies in (0 where off).
+fn blob_sizes(on: &[bool], w: usize, h: usize) -> opencv::Result<Vec<u32>> {
+    let (labels, stats) = components(on, w, h)?;
     Ok(on
         .iter()
         .zip(labels)
-        .map(|(&b, &l)| if b && l > 0 { area[l as usize] } else { 0 })
+        .map(|(&b, l)| {
+            if b && l > 0 {
+                stats[l as usize][4] as u32
+            } else {
+                0
+            }
+        })
         .collect())
 }

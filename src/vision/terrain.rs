@@ -10,6 +10,7 @@ use super::pennant::ShieldMap;
 use super::rectify::INSET;
 use crate::geometry::{LabelMap, TileShape};
 use crate::rules::{catalogue, EdgeKind, FeatureKind, Rotation};
+use crate::sim::effects::grow_mask;
 
 /// What a pixel of a tile shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -97,6 +98,16 @@ impl Default for ColourModel {
 
 /// Bits per channel of the colour lookup table.
 const LUT_BITS: u32 = 5;
+/// Flag of a lookup-table entry much darker than its cluster ([`ColourModel::is_dim`]).
+const DIM: u8 = 0x80;
+/// A colour at most this share of its cluster's brightness is dim: a figure's shadow darkens
+/// the print to about half.
+const SHADE: f32 = 0.7;
+
+/// Sum of the channels.
+fn brightness(p: [f32; 3]) -> f32 {
+    p[0] + p[1] + p[2]
+}
 
 fn lut_index(bgr: [u8; 3]) -> usize {
     let q = |v: u8| usize::from(v >> (8 - LUT_BITS));
@@ -141,9 +152,12 @@ impl ColourModel {
                 let p = [level(2 * LUT_BITS), level(LUT_BITS), level(0)];
                 clusters
                     .iter()
-                    .map(|(t, c)| (cost(c, p), *t))
+                    .map(|(t, c)| (cost(c, p), *t, c))
                     .min_by(|a, b| a.0.total_cmp(&b.0))
-                    .map_or(0, |(_, t)| t as u8)
+                    .map_or(0, |(_, t, c)| {
+                        let dim = brightness(p) < SHADE * brightness(c.mean);
+                        t as u8 | if dim { DIM } else { 0 }
+                    })
             })
             .collect();
         ColourModel {
@@ -196,7 +210,13 @@ impl ColourModel {
 
     /// The most likely terrain of a pixel (its likeliest cluster).
     pub fn classify(&self, bgr: [u8; 3]) -> Terrain {
-        Terrain::ALL[usize::from(self.lut[lut_index(bgr)])]
+        Terrain::ALL[usize::from(self.lut[lut_index(bgr)] & !DIM)]
+    }
+
+    /// Whether a pixel is much darker than its likeliest cluster: that print in shade (a
+    /// figure's shadow) rather than in the table's light.
+    pub fn is_dim(&self, bgr: [u8; 3]) -> bool {
+        self.lut[lut_index(bgr)] & DIM != 0
     }
 
     /// The main colour (blue, green, red) of each terrain, in [`Terrain::ALL`] order.
@@ -306,7 +326,14 @@ impl ColourModel {
             .collect();
         clusters.extend(learned);
         let blue = if ty.count(crate::rules::Attr::Pennant) == 0 {
-            ShieldMap::new(patch, None)?.largest_blob()
+            // Only the city's own print: a figure on the tile is no roof.
+            ShieldMap::new(patch, None)?.largest_blob_where(|x, y| {
+                let u = [
+                    INSET as f32 + (x as f32 + 0.5) / w as f32 * scale,
+                    INSET as f32 + (y as f32 + 0.5) / h as f32 * scale,
+                ];
+                kind_at(u) == Some(FeatureKind::City)
+            })
         } else {
             0
         };
@@ -427,6 +454,9 @@ pub fn label_at(labels: &LabelMap, u: [f32; 2], rot: Rotation) -> u8 {
     labels.at(canonical)
 }
 
+/// How far (patch pixels) from a figure its shadow may fall.
+const SHADOW_REACH: i32 = 10;
+
 /// Side of the terrain grid a tile is reduced to for matching.
 pub const GRID: usize = 16;
 
@@ -456,17 +486,18 @@ pub struct ClassMap {
 }
 
 impl ClassMap {
-    /// Classifies every pixel of `patch`, leaving out those under `ignore` (255).
+    /// Classifies every pixel of `patch`, leaving out those under `ignore` (255) and, near
+    /// them, those in shade ([`ColourModel::is_dim`]): a figure's shadow is no print.
     pub fn new(patch: &Mat, model: &ColourModel, ignore: Option<&Mat>) -> opencv::Result<ClassMap> {
         let patch = patch.try_clone()?;
         let (w, h) = (patch.cols().max(0) as usize, patch.rows().max(0) as usize);
         let bytes = patch.data_bytes()?;
-        let skip = match ignore {
-            Some(m) => Some(m.try_clone()?),
+        let masks = match ignore {
+            Some(m) => Some((m.try_clone()?, grow_mask(m, SHADOW_REACH)?)),
             None => None,
         };
-        let skip = match &skip {
-            Some(m) => Some(m.data_bytes()?),
+        let masks = match &masks {
+            Some((m, near)) => Some((m.data_bytes()?, near.data_bytes()?)),
             None => None,
         };
         let stride = w + 1;
@@ -475,11 +506,12 @@ impl ClassMap {
             let mut row = [0u32; 6];
             for x in 0..w {
                 row[5] += 1;
-                if skip.is_none_or(|s| s[y * w + x] == 0) {
-                    let i = (y * w + x) * 3;
-                    row[model
-                        .classify([bytes[i], bytes[i + 1], bytes[i + 2]])
-                        .index()] += 1;
+                let k = y * w + x;
+                let bgr = [bytes[3 * k], bytes[3 * k + 1], bytes[3 * k + 2]];
+                let hidden =
+                    masks.is_some_and(|(m, near)| m[k] != 0 || (near[k] != 0 && model.is_dim(bgr)));
+                if !hidden {
+                    row[model.classify(bgr).index()] += 1;
                 }
                 for (k, sum) in sums.iter_mut().enumerate() {
                     sum[(y + 1) * stride + x + 1] = sum[y * stride + x + 1] + row[k];

@@ -7,8 +7,12 @@ use std::sync::{Arc, Mutex};
 
 use super::edges::{edge_kinds, EdgeEvidence};
 use super::pennant::ShieldMap;
+use super::standing::Figures;
 use super::terrain::{expected_grid, ClassMap, ColourModel, TerrainGrid};
 use crate::rules::{EdgeKind, Rotation, TileId, TileSet};
+
+/// Evidence on the window (x, y, side pixels) of a patch.
+type Window<T> = (T, usize, usize, usize);
 
 /// Templates as a colour model sees them, with the mix they were made for.
 type Looks = ([[f32; 5]; 5], Arc<Vec<TerrainGrid>>);
@@ -82,6 +86,7 @@ impl TileRecognizer {
             &map.grid(0, 0, side),
             Some(&edges),
             Some((&shields, 0, 0, side)),
+            None,
         ))
     }
 
@@ -120,6 +125,7 @@ impl TileRecognizer {
                 &EdgeEvidence::observe(&map, margin, margin, side)
                     .with_road_full(model.road_full()),
             ),
+            None,
             None,
         );
         let shortlist: Vec<usize> = first
@@ -176,11 +182,13 @@ impl TileRecognizer {
         let shields = ShieldMap::new(patch, figures)?.with_min_blob(model.shield_blob());
         let edges =
             EdgeEvidence::observe(&map, best.1, best.2, side).with_road_full(model.road_full());
+        let standing = figures.map(Figures::from_mask).transpose()?;
         let ranked = self.rank_with(
             &looks,
             &grid,
             Some(&edges),
             Some((&shields, best.1, best.2, side)),
+            standing.as_ref().map(|f| (f, best.1, best.2, side)),
         );
         Ok((ranked, shift, fit))
     }
@@ -220,18 +228,19 @@ impl TileRecognizer {
     /// Every candidate for an observed terrain grid, most likely first.
     pub fn rank(&self, observed: &TerrainGrid) -> Vec<Candidate> {
         let raw: Vec<TerrainGrid> = self.templates.iter().map(|t| t.2.clone()).collect();
-        self.rank_with(&raw, observed, None, None)
+        self.rank_with(&raw, observed, None, None, None)
     }
 
-    /// Like [`TileRecognizer::rank`], with what the sides show and the pennant detector's
-    /// evidence on the window (x, y, side) of a shield map, for the readings that are in the
-    /// running.
+    /// Like [`TileRecognizer::rank`], with what the sides show, and the pennant detector's
+    /// evidence and where figures stand ([`Figures`]) on the window (x, y, side) of the patch,
+    /// for the readings that are in the running.
     fn rank_with(
         &self,
         looks: &[TerrainGrid],
         observed: &TerrainGrid,
         edges: Option<&EdgeEvidence>,
-        shields: Option<(&ShieldMap, usize, usize, usize)>,
+        shields: Option<Window<&ShieldMap>>,
+        standing: Option<Window<&Figures>>,
     ) -> Vec<Candidate> {
         let mut scores: Vec<f64> = looks
             .iter()
@@ -243,12 +252,12 @@ impl TileRecognizer {
             })
             .collect();
         if let Some((map, x, y, side)) = shields {
-            let top = scores.iter().copied().fold(f64::MIN, f64::max);
-            for (s, (tile, rot, _)) in scores.iter_mut().zip(&self.templates) {
-                if *s > top - IN_THE_RUNNING {
-                    *s += map.log_likelihood(*tile, *rot, x, y, side);
-                }
-            }
+            self.add_in_running(&mut scores, |t, r| map.log_likelihood(t, r, x, y, side));
+        }
+        if let Some((figures, x, y, side)) = standing {
+            self.add_in_running(&mut scores, |t, r| {
+                FIGURE_WEIGHT * figures.log_likelihood(t, r, x, y, side)
+            });
         }
         let best = scores.iter().copied().fold(f64::MIN, f64::max);
         let weights: Vec<f64> = scores.iter().map(|s| (s - best).exp()).collect();
@@ -265,6 +274,17 @@ impl TileRecognizer {
             .collect();
         out.sort_by(|a, b| b.probability.total_cmp(&a.probability));
         out
+    }
+
+    /// Adds `evidence(tile, rot)` to the scores of the readings in the running (within
+    /// [`IN_THE_RUNNING`] of the best).
+    fn add_in_running(&self, scores: &mut [f64], evidence: impl Fn(TileId, Rotation) -> f64) {
+        let top = scores.iter().copied().fold(f64::MIN, f64::max);
+        for (s, (tile, rot, _)) in scores.iter_mut().zip(&self.templates) {
+            if *s > top - IN_THE_RUNNING {
+                *s += evidence(*tile, *rot);
+            }
+        }
     }
 }
 
@@ -294,6 +314,9 @@ const SHIFT_COST: f64 = 0.05;
 
 /// Weight of the sides' evidence ([`EdgeEvidence`]) against the whole-tile match.
 const EDGE_WEIGHT: f64 = 3.0;
+
+/// Weight of where figures stand ([`Figures`]) against the rest.
+const FIGURE_WEIGHT: f64 = 1.0;
 
 /// Readings this far (log) below the best are too unlikely for the pennant detector to matter.
 const IN_THE_RUNNING: f64 = 12.0;

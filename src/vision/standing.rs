@@ -1,0 +1,123 @@
+//! Where figures stand as evidence of the tile under them: a follower stands on its road, city
+//! or cloister and a farmer lies in its field, so a figure whose foot is on a small feature of a
+//! reading (a road stub it hides, say) makes that reading likelier than one that shows only a
+//! wide field there.
+
+use opencv::core::Mat;
+use opencv::imgproc;
+use opencv::prelude::*;
+
+use super::rectify::INSET;
+use super::terrain::label_at;
+use crate::geometry::{TileShape, LABEL_RES};
+use crate::rules::{catalogue, FeatureKind, Rotation, TileId};
+
+/// Radius (tile sides) around a figure's foot or middle within which its feature is looked for:
+/// a foot is only roughly where the blob says.
+const REACH: f32 = 0.06;
+/// Steps of the sample grid across [`REACH`] (each way from the middle).
+const STEPS: i32 = 2;
+/// The smallest share of a tile a feature counts as covering, so that a sliver does not claim a
+/// figure outright.
+const MIN_AREA: f32 = 0.04;
+/// Likelihood of a figure that no feature of a reading explains (a figure of a neighbour's
+/// reaching in, a blob misread), against about 1 for a figure in a wide field.
+const STRAY: f64 = 0.3;
+/// Where a standing figure's foot is, from the top of its blob down (as [`super::figures`]).
+const FOOT: f64 = 0.85;
+
+/// The figures in a patch, each as its middle and its foot (patch pixels).
+pub struct Figures {
+    spots: Vec<([f64; 2], [f64; 2])>,
+}
+
+impl Figures {
+    /// The figures of a figure mask (255 where a figure covers the patch): one per blob.
+    pub fn from_mask(mask: &Mat) -> opencv::Result<Figures> {
+        let (mut labels, mut stats, mut centroids) =
+            (Mat::default(), Mat::default(), Mat::default());
+        let n = imgproc::connected_components_with_stats(
+            mask,
+            &mut labels,
+            &mut stats,
+            &mut centroids,
+            8,
+            opencv::core::CV_32S,
+        )?;
+        let mut spots = Vec::new();
+        for i in 1..n {
+            let top = f64::from(*stats.at_2d::<i32>(i, imgproc::CC_STAT_TOP)?);
+            let height = f64::from(*stats.at_2d::<i32>(i, imgproc::CC_STAT_HEIGHT)?);
+            let centre = [
+                *centroids.at_2d::<f64>(i, 0)?,
+                *centroids.at_2d::<f64>(i, 1)?,
+            ];
+            spots.push((centre, [centre[0], top + FOOT * height]));
+        }
+        Ok(Figures { spots })
+    }
+
+    /// Log-likelihood of where the figures in the `side`-pixel window at (x, y) stand if the
+    /// window holds `tile` lying with `rot`: each figure on the tile is on one of its features,
+    /// each as likely, and anywhere on that feature (a standing figure by its foot, a lying
+    /// farmer by its middle). Figures whose middle or foot lies outside the window are not
+    /// this tile's (one on the tile below rises into the picture of this one).
+    pub fn log_likelihood(
+        &self,
+        tile: TileId,
+        rot: Rotation,
+        x: usize,
+        y: usize,
+        side: usize,
+    ) -> f64 {
+        if side == 0 {
+            return 0.0;
+        }
+        let scale = (1.0 - 2.0 * INSET) / side as f64;
+        let to_tile = |p: [f64; 2]| {
+            [
+                (INSET + (p[0] - x as f64) * scale) as f32,
+                (INSET + (p[1] - y as f64) * scale) as f32,
+            ]
+        };
+        let ty = catalogue().tile(tile);
+        let shape = TileShape::of(tile);
+        let cells = (LABEL_RES * LABEL_RES) as f32;
+        let mut total = 0.0;
+        for &(centre, foot) in &self.spots {
+            let (centre, foot) = (to_tile(centre), to_tile(foot));
+            let inside = |p: [f32; 2]| p.iter().all(|c| (0.0..=1.0).contains(c));
+            if !inside(centre) || !inside(foot) {
+                continue;
+            }
+            let on = |at: [f32; 2], feature: usize| -> f32 {
+                let mut hits = 0;
+                for dy in -STEPS..=STEPS {
+                    for dx in -STEPS..=STEPS {
+                        let d = REACH / STEPS as f32;
+                        let p = [at[0] + dx as f32 * d, at[1] + dy as f32 * d];
+                        hits += i32::from(usize::from(label_at(&shape.labels, p, rot)) == feature);
+                    }
+                }
+                hits as f32 / ((2 * STEPS + 1) * (2 * STEPS + 1)) as f32
+            };
+            let likelihood: f32 = ty
+                .features
+                .iter()
+                .enumerate()
+                .map(|(i, f)| {
+                    let at = if f.kind == FeatureKind::Field {
+                        centre
+                    } else {
+                        foot
+                    };
+                    let area = (shape.labels.area(i as u8) as f32 / cells).max(MIN_AREA);
+                    on(at, i) / area
+                })
+                .sum::<f32>()
+                / ty.features.len().max(1) as f32;
+            total += (f64::from(likelihood) + STRAY).ln();
+        }
+        total
+    }
+}
