@@ -176,3 +176,44 @@ fn a_follower_scored_before_the_table_is_still_is_committed() {
     // The two-tile city: 4 points for Ann.
     assert_eq!(record.replay().unwrap().game.scores(), &[4, 0]);
 }
+
+#[test]
+fn a_tile_glimpsed_alone_is_read_from_that_glimpse_when_a_figure_then_covers_it() {
+    let mut table = Table::new();
+    let start = tile("D", 0, 0, Rotation::R0);
+    let mut tracker = Tracker::new(players(), None).unwrap();
+    let setup = table.shoot(&[start], &[], None);
+    feed(&mut tracker, &setup, 5);
+
+    // Ann lays a cloister with its road running south, away from the board, and goes for a
+    // follower without the table ever being still: her arm moves about the table's edge while
+    // the tile lies alone.
+    let cloister = tile("A", 0, 1, Rotation::R0);
+    for (k, x) in [60.0, 140.0, 220.0, 140.0].into_iter().enumerate() {
+        let frame = table.shoot(
+            &[start, cloister],
+            &[],
+            Some(arm(x, 100.0 + 50.0 * k as f64)),
+        );
+        tracker.feed(&frame).unwrap();
+    }
+    // Her monk stands on the cloister's road, hiding where the road leaves the cloister: from
+    // the still picture alone the road is hard to see.
+    let monk = MeepleOnTable::on(
+        &cloister,
+        "S".parse().unwrap(),
+        Colour::Red,
+        Figure::Normal,
+        0.0,
+    )
+    .expect("a follower spot on the road");
+    let still = table.shoot(&[start, cloister], &[monk], None);
+    feed(&mut tracker, &still, 5);
+
+    let turns = tracker.turns();
+    assert_eq!(turns.len(), 1);
+    assert_eq!(
+        (turns[0].tile.as_str(), turns[0].at, turns[0].rot),
+        ("A", Some(Pos::new(0, 1)), Some(0))
+    );
+}

@@ -21,6 +21,14 @@ struct Figured {
     shift: [f64; 2],
 }
 
+/// What a glimpse of a new tile showed.
+enum Seen {
+    /// A figure on it.
+    Figured(Sighting),
+    /// The tile alone: its readings, likeliest first.
+    Bare(Vec<Candidate>),
+}
+
 /// A new tile glimpsed with a figure on it while hands moved elsewhere.
 pub(super) struct Sighting {
     tile: TileId,
@@ -67,8 +75,14 @@ impl Tracker {
                 continue;
             };
             if inside(&quad, frame) && still(&quad)? {
-                if let Some(seen) = self.sighting(frame, pos, &quad)? {
-                    self.glimpsed.insert(pos, seen);
+                match self.sighting(frame, pos, &quad)? {
+                    Some(Seen::Figured(seen)) => {
+                        self.glimpsed.insert(pos, seen);
+                    }
+                    Some(Seen::Bare(ranked)) => {
+                        self.bare.insert(pos, (ranked, self.settled));
+                    }
+                    None => {}
                 }
             }
         }
@@ -92,9 +106,9 @@ impl Tracker {
         }
     }
 
-    /// A new tile with a figure on it glimpsed on frontier cell `pos`: its likeliest legal
-    /// reading and the followers on it.
-    fn sighting(&self, frame: &Mat, pos: Pos, quad: &Quad) -> anyhow::Result<Option<Sighting>> {
+    /// A new tile glimpsed on frontier cell `pos`: with a figure on it, its likeliest legal
+    /// reading and the followers on it; with none (once per still picture), its readings.
+    fn sighting(&self, frame: &Mat, pos: Pos, quad: &Quad) -> anyhow::Result<Option<Seen>> {
         let Some(calib) = &self.calibration else {
             return Ok(None);
         };
@@ -103,6 +117,19 @@ impl Tracker {
             if changed_share(before, &cell_middle(&patch)?)? < NEW_TILE_CHANGE {
                 return Ok(None);
             }
+        }
+        let (mask, blobs) = self.enrolment.find(&patch, &calib.colours, 0.03)?;
+        if blobs.is_empty() {
+            if self.bare.get(&pos).is_some_and(|b| b.1 == self.settled) {
+                return Ok(None);
+            }
+            let (ranked, _, fit) = self.recognizer.recognize_located(
+                &patch,
+                MARGIN_PX as usize,
+                &calib.colours,
+                Some(&mask),
+            )?;
+            return Ok((fit >= MIN_FIT).then_some(Seen::Bare(ranked)));
         }
         let Some(Figured {
             blobs,
@@ -115,12 +142,12 @@ impl Tracker {
         let Some(c) = ranked.iter().find(|c| self.allows(c, pos)) else {
             return Ok(None);
         };
-        Ok(Some(Sighting {
+        Ok(Some(Seen::Figured(Sighting {
             tile: c.tile,
             rot: c.rot,
             followers: read_followers(&blobs, MARGIN_PX, shift, c.tile, c.rot),
             during: self.settled,
-        }))
+        })))
     }
 
     /// The follower glimpsed on the open tile before it was committed, if the tile was read the

@@ -123,6 +123,9 @@ pub struct Tracker {
     in_hand: Option<crate::rules::TileId>,
     /// New tiles with a figure on them glimpsed while hands moved, by cell.
     glimpsed: HashMap<Pos, glimpse::Sighting>,
+    /// New tiles glimpsed with no figure on them while hands moved: their readings, and the
+    /// still pictures read before (a glimpse counts only until the next).
+    bare: HashMap<Pos, (Vec<crate::vision::tile::Candidate>, u64)>,
     questions: Vec<String>,
 }
 
@@ -168,6 +171,7 @@ impl Tracker {
             turns: Vec::new(),
             open: None,
             glimpsed: HashMap::new(),
+            bare: HashMap::new(),
             in_hand: None,
             questions: Vec::new(),
         })

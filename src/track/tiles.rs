@@ -95,8 +95,9 @@ impl Tracker {
                 continue;
             }
             let since = *self.first_changed.entry(pos).or_insert(self.settled);
+            let covered = opencv::core::count_non_zero(&mask)? > 0;
             let Some(Reading {
-                ranked,
+                mut ranked,
                 shift,
                 fit,
                 to_patch,
@@ -105,6 +106,13 @@ impl Tracker {
                 // Table, shadow or the top of a figure on the next tile: not a tile.
                 continue;
             };
+            // A figure on it may hide what tells tiles apart (a road's end, a shield): the tile
+            // glimpsed alone since the last still picture, while hands moved, reads better.
+            if covered {
+                if let Some((bare, _)) = self.bare.get(&pos).filter(|b| b.1 == self.settled) {
+                    ranked = bare.clone();
+                }
+            }
             // A clear reading the rules forbid because of one misread neighbour corrects it.
             if let Some(top) = ranked.first().filter(|top| !self.allows(top, pos)) {
                 revised.extend(self.revise_neighbour(pos, top));
@@ -160,6 +168,7 @@ impl Tracker {
         self.game.place(tile, placement)?;
         self.quads.insert(pos, quad);
         self.readings.insert(pos, kept);
+        self.bare.remove(&pos);
         // The cells this tile opens: remember how they look now, before anything lands there.
         for d in Dir::ALL {
             let next = pos.step(d);
