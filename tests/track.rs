@@ -217,3 +217,51 @@ fn a_tile_glimpsed_alone_is_read_from_that_glimpse_when_a_figure_then_covers_it(
         ("A", Some(Pos::new(0, 1)), Some(0))
     );
 }
+
+#[test]
+fn two_tiles_laid_in_a_row_before_the_table_is_still_are_both_committed() {
+    let mut table = Table::new();
+    let start = tile("D", 0, 0, Rotation::R0);
+    let mut tracker = Tracker::new(players(), None).unwrap();
+    let setup = table.shoot(&[start], &[], None);
+    feed(&mut tracker, &setup, 5);
+
+    // Ann lays a road east of the start tile; before the table is ever still, Bob lays another
+    // beyond it (touching only hers) and puts his follower on it.
+    let ann = tile("U", 1, 0, Rotation::R0);
+    let bob = tile("U", 2, 0, Rotation::R0);
+    let thief = MeepleOnTable::on(
+        &bob,
+        "E".parse().unwrap(),
+        Colour::Blue,
+        Figure::Normal,
+        0.2,
+    )
+    .expect("a follower spot on the road");
+    for (k, x) in [300.0, 500.0, 700.0].into_iter().enumerate() {
+        let frame = table.shoot(&[start, ann], &[], Some(arm(x, 200.0 + 60.0 * k as f64)));
+        tracker.feed(&frame).unwrap();
+    }
+    let reaching = table.shoot(&[start, ann, bob], &[thief], Some(arm(700.0, 420.0)));
+    feed(&mut tracker, &reaching, 1);
+    let still = table.shoot(&[start, ann, bob], &[thief], None);
+    feed(&mut tracker, &still, 5);
+
+    let turns = tracker.turns();
+    let summary: Vec<_> = turns
+        .iter()
+        .map(|t| (t.player.clone().unwrap_or_default(), t.at))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            ("Ann".to_string(), Some(Pos::new(1, 0))),
+            ("Bob".to_string(), Some(Pos::new(2, 0))),
+        ]
+    );
+    assert_eq!(
+        turns[1].follower.as_ref().map(|f| f.port.as_str()),
+        Some("E"),
+        "Bob's follower counts"
+    );
+}

@@ -10,26 +10,28 @@ use crate::vision::meeples::{read_followers, FollowerRead};
 use crate::vision::rectify::{quad_patch, Quad, MARGIN_PX};
 
 impl Tracker {
-    pub(super) fn look_for_follower(&mut self, frame: &Mat) -> anyhow::Result<Option<Event>> {
+    /// The current player's follower on the open tile, once it stands there (another player's
+    /// follower there means the turn order is off: the players are asked).
+    pub(super) fn look_for_follower(&mut self, frame: &Mat) -> anyhow::Result<Vec<Event>> {
         let Some((pos, quad)) = self.open_without_follower() else {
-            return Ok(None);
+            return Ok(Vec::new());
         };
         let Some(calib) = &self.calibration else {
-            return Ok(None);
+            return Ok(Vec::new());
         };
         let (patch, _) = quad_patch(frame, &quad, MARGIN_PX)?;
         let (_, blobs) = self.enrolment.find(&patch, &calib.colours, 0.03)?;
         let reads = self.followers_on(pos, &blobs)?;
         let seat = self.game.current_player().index();
         if let Some(e) = self.deploy_mine(&reads, false)? {
-            return Ok(Some(e));
+            return Ok(vec![e]);
         }
-        // Another player's figure on this turn's tile: a tile was probably missed or counted
-        // twice, so the turn order is off. Ask, once per tile.
         let spots = self.game.follower_spots();
         let foreign = reads
             .iter()
             .find(|f| f.colour != seat && spots.iter().any(|s| s.ports.contains(f.port)));
+        // Another player's figure on this turn's tile: a tile was probably missed or counted
+        // twice, so the turn order is off. Ask, once per tile.
         if let (Some(f), false) = (foreign, self.asked_about.contains(&pos)) {
             self.asked_about.push(pos);
             let owner = self.players.get(f.colour).map_or("?", |p| p.name.as_str());
@@ -39,9 +41,9 @@ impl Tracker {
                 pos.x, pos.y
             );
             self.ask(q.clone());
-            return Ok(Some(Event::Question(q)));
+            return Ok(vec![Event::Question(q)]);
         }
-        Ok(None)
+        Ok(Vec::new())
     }
 
     /// The open tile at `pos` was read again, as something else: its follower (`before`, on
@@ -131,6 +133,9 @@ impl Tracker {
         let Some(f) = mine else {
             return Ok(None);
         };
+        let (kind, doubt) = (f.kind, f.doubt);
+        let free = |p| spots.iter().any(|s| s.ports.contains(p));
+        let doubt = doubt.filter(|&p| free(p));
         self.game.deploy(f.port, Figure::Normal)?;
         let port = f.port.name().to_string();
         if let Some(open) = &mut self.open {
@@ -138,6 +143,21 @@ impl Tracker {
                 port: port.clone(),
                 figure: Figure::Normal,
             });
+        }
+        // Standing about as near another free feature: committed where it is likelier, and
+        // the players asked.
+        if let Some(other) = doubt.and_then(|p| Some((p, self.game.feature_at(pos, p)?.kind))) {
+            let q = format!(
+                "is {}'s follower at ({}, {}) on the {} ({}) or the {} ({})?",
+                self.players[seat].name,
+                pos.x,
+                pos.y,
+                kind.name(),
+                port,
+                other.1.name(),
+                other.0.name()
+            );
+            self.ask(q);
         }
         Ok(Some(Event::Follower { port }))
     }

@@ -345,9 +345,7 @@ impl Tracker {
         }
         self.follow_camera(frame)?;
         events.extend(self.reread_open_tile(frame)?);
-        if let Some(e) = self.look_for_follower(frame)? {
-            events.push(e);
-        }
+        events.extend(self.look_for_follower(frame)?);
         // Several tiles may have appeared since the last quiet picture (one missed under a
         // hand): they are committed in the order they appeared, and the players are asked.
         let mut laid = 0;
@@ -358,8 +356,9 @@ impl Tracker {
             }
             laid += 1;
             events.extend(found);
-            if let Some(e) = self.look_for_follower(frame)? {
-                events.push(e);
+            let follower = self.look_for_follower(frame)?;
+            if !follower.is_empty() {
+                events.extend(follower);
             } else if let Some(e) = self.recall_glimpse()? {
                 events.push(e);
             }

@@ -89,8 +89,10 @@ impl Tracker {
                 }
             }
             let (mask, _) = self.enrolment.find(&patch, &model, 0.03)?;
+            // Changed but like the table: a shadow, or a tile printed much like the table (a
+            // city on brown wood). The empty look is kept (or taken, the first time).
             if looks_empty(&patch, &model, &table, Some(&mask))? {
-                self.frontier_looks.insert(pos, look);
+                self.frontier_looks.entry(pos).or_insert(look);
                 self.first_changed.remove(&pos);
                 continue;
             }
@@ -169,7 +171,9 @@ impl Tracker {
         self.quads.insert(pos, quad);
         self.readings.insert(pos, kept);
         self.bare.remove(&pos);
-        // The cells this tile opens: remember how they look now, before anything lands there.
+        // The cells this tile opens: remember how they look now, before anything lands there
+        // (unless something already has: the next player's tile, laid before the table was
+        // still, is read in this same picture).
         for d in Dir::ALL {
             let next = pos.step(d);
             if self.game.board().is_occupied(next) || self.frontier_looks.contains_key(&next) {
@@ -178,7 +182,10 @@ impl Tracker {
             if let Some(q) = self.predicted(next) {
                 if inside(&q, frame) {
                     let (patch, _) = quad_patch(frame, &q, MARGIN_PX)?;
-                    self.frontier_looks.insert(next, cell_middle(&patch)?);
+                    let (mask, _) = self.enrolment.find(&patch, &model, 0.03)?;
+                    if looks_empty(&patch, &model, &table, Some(&mask))? {
+                        self.frontier_looks.insert(next, cell_middle(&patch)?);
+                    }
                 }
             }
         }

@@ -19,7 +19,13 @@ pub struct FollowerRead {
     pub lying: bool,
     /// Where its foot is in the patch (pixels).
     pub foot: [f64; 2],
+    /// A port of another feature the figure is almost as near: where it stands is unsure.
+    pub doubt: Option<Port>,
 }
+
+/// How much nearer (in tile sides) a figure must be to one feature's spot than to any other's
+/// for its feature to be sure.
+const SURE_NEARER: f64 = 0.05;
 
 /// The followers the figure blobs of a cell show, given the tile read there (type, rotation)
 /// and where in the patch it was found (`margin`, `shift`, as cut and searched).
@@ -48,7 +54,7 @@ pub fn read_followers(
             let shape = TileShape::of(tile);
             let on_foot = usize::from(label_at(labels, foot, rot));
             let on_centre = usize::from(label_at(labels, centre, rot));
-            let (_, feature) = ty
+            let mut scored: Vec<(f32, _)> = ty
                 .features
                 .iter()
                 .zip(&shape.features)
@@ -65,14 +71,21 @@ pub fn read_followers(
                     // Standing (or lying) on the feature's own area counts for a little.
                     (if i == on { d - 0.08 } else { d }, f)
                 })
-                .min_by(|a, b| a.0.total_cmp(&b.0))?;
+                .collect();
+            scored.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let (best, feature) = *scored.first()?;
             let port = feature.ports.rotated(rot).iter().next()?;
+            let doubt = scored
+                .get(1)
+                .filter(|(d, _)| f64::from(*d - best) < SURE_NEARER)
+                .and_then(|(_, f)| f.ports.rotated(rot).iter().next());
             Some(FollowerRead {
                 colour: b.colour,
                 port,
                 kind: feature.kind,
                 lying: feature.kind == FeatureKind::Field,
                 foot: b.foot,
+                doubt,
             })
         })
         .collect()
