@@ -395,22 +395,22 @@ fn undo_and_correction_from_the_window_reach_the_journal() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
-#[test]
-fn the_held_feature_under_the_mouse_covers_every_tile_it_runs_over() {
-    use meeplecam::app::table::TableView;
-    use meeplecam::record::{FollowerEntry, PlayerEntry};
-    use meeplecam::rules::{Colour, Figure};
-    use meeplecam::vision::calibration::Calibration;
-    use meeplecam::vision::terrain::ColourModel;
-
-    let players = [("Ann", Colour::Red), ("Bob", Colour::Blue)]
-        .map(|(name, colour)| PlayerEntry {
-            name: name.to_string(),
-            colour,
-        })
-        .to_vec();
-    // The start tile seen as the square (600, 300)–(700, 400).
-    let calibration = Calibration {
+/// Ann (red) and Bob (blue), and a table registered with the start tile seen as the square
+/// (600, 300)–(700, 400) of a 1280×720 picture.
+fn ann_and_bob_over_a_square_start() -> (
+    Vec<meeplecam::record::PlayerEntry>,
+    meeplecam::vision::calibration::Calibration,
+) {
+    let players = [
+        ("Ann", meeplecam::rules::Colour::Red),
+        ("Bob", meeplecam::rules::Colour::Blue),
+    ]
+    .map(|(name, colour)| meeplecam::record::PlayerEntry {
+        name: name.to_string(),
+        colour,
+    })
+    .to_vec();
+    let calibration = meeplecam::vision::calibration::Calibration {
         size: [1280, 720],
         start: [
             [600.0, 300.0],
@@ -419,8 +419,18 @@ fn the_held_feature_under_the_mouse_covers_every_tile_it_runs_over() {
             [600.0, 400.0],
         ],
         table: [[0.0; 3]; 2],
-        colours: ColourModel::default(),
+        colours: meeplecam::vision::terrain::ColourModel::default(),
     };
+    (players, calibration)
+}
+
+#[test]
+fn the_held_feature_under_the_mouse_covers_every_tile_it_runs_over() {
+    use meeplecam::app::table::TableView;
+    use meeplecam::record::FollowerEntry;
+    use meeplecam::rules::Figure;
+
+    let (players, calibration) = ann_and_bob_over_a_square_start();
     let mut tracker = Tracker::new(players, Some(calibration)).unwrap();
     // Ann lays a straight road east of the start tile, continuing its road, and stands on it.
     let mut turn = TurnEntry::laid("U", Pos::new(1, 0), 0);
@@ -675,30 +685,11 @@ fn a_bad_intrinsics_file_is_explained_and_the_game_goes_on_without_it() {
 #[test]
 fn hovering_a_held_cloister_tints_it_and_names_its_owner() {
     use meeplecam::app::table::TableView;
-    use meeplecam::record::{FollowerEntry, PlayerEntry};
-    use meeplecam::rules::{catalogue, Colour, FeatureKind, Figure};
+    use meeplecam::record::FollowerEntry;
+    use meeplecam::rules::{catalogue, FeatureKind, Figure};
     use meeplecam::track::session::calibration_path;
-    use meeplecam::vision::calibration::Calibration;
-    use meeplecam::vision::terrain::ColourModel;
 
-    let players = [("Ann", Colour::Red), ("Bob", Colour::Blue)]
-        .map(|(name, colour)| PlayerEntry {
-            name: name.to_string(),
-            colour,
-        })
-        .to_vec();
-    // The start tile seen as the square (600, 300)–(700, 400) of a 1280×720 picture.
-    let calibration = Calibration {
-        size: [1280, 720],
-        start: [
-            [600.0, 300.0],
-            [700.0, 300.0],
-            [700.0, 400.0],
-            [600.0, 400.0],
-        ],
-        table: [[0.0; 3]; 2],
-        colours: ColourModel::default(),
-    };
+    let (players, calibration) = ann_and_bob_over_a_square_start();
     let mut tracker = Tracker::new(players, Some(calibration.clone())).unwrap();
     // Ann lays a cloister beside the start tile and puts a monk in it.
     let cloister = catalogue().tile_id("B").unwrap();

@@ -12,19 +12,19 @@ use crate::vision::rectify::{quad_patch, Quad, MARGIN_PX};
 impl Tracker {
     /// The current player's follower on the open tile, once it stands there (another player's
     /// follower there means the turn order is off: the players are asked).
-    pub(super) fn look_for_follower(&mut self, frame: &Mat) -> anyhow::Result<Vec<Event>> {
+    pub(super) fn look_for_follower(&mut self, frame: &Mat) -> anyhow::Result<Option<Event>> {
         let Some((pos, quad)) = self.open_without_follower() else {
-            return Ok(Vec::new());
+            return Ok(None);
         };
         let Some(calib) = &self.calibration else {
-            return Ok(Vec::new());
+            return Ok(None);
         };
         let (patch, _) = quad_patch(frame, &quad, MARGIN_PX)?;
         let (_, blobs) = self.enrolment.find(&patch, &calib.colours, 0.03)?;
         let reads = self.followers_on(pos, &blobs)?;
         let seat = self.game.current_player().index();
         if let Some(e) = self.deploy_mine(&reads, false)? {
-            return Ok(vec![e]);
+            return Ok(Some(e));
         }
         let spots = self.game.follower_spots();
         let foreign = reads
@@ -41,9 +41,9 @@ impl Tracker {
                 pos.x, pos.y
             );
             self.ask(q.clone());
-            return Ok(vec![Event::Question(q)]);
+            return Ok(Some(Event::Question(q)));
         }
-        Ok(Vec::new())
+        Ok(None)
     }
 
     /// The open tile at `pos` was read again, as something else: its follower (`before`, on

@@ -356,9 +356,8 @@ impl Tracker {
             }
             laid += 1;
             events.extend(found);
-            let follower = self.look_for_follower(frame)?;
-            if !follower.is_empty() {
-                events.extend(follower);
+            if let Some(e) = self.look_for_follower(frame)? {
+                events.push(e);
             } else if let Some(e) = self.recall_glimpse()? {
                 events.push(e);
             }
