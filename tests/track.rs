@@ -265,3 +265,30 @@ fn two_tiles_laid_in_a_row_before_the_table_is_still_are_both_committed() {
         "Bob's follower counts"
     );
 }
+
+#[test]
+fn a_city_tile_printed_much_like_the_wooden_table_is_committed() {
+    let mut table = Table::new();
+    let start = tile("D", 0, 0, Rotation::R0);
+    let mut tracker = Tracker::new(players(), None).unwrap();
+    let setup = table.shoot(&[start], &[], None);
+    feed(&mut tracker, &setup, 5);
+    let passing = table.shoot(&[start], &[], Some(arm(100.0, 200.0)));
+    feed(&mut tracker, &passing, 1);
+    feed(&mut tracker, &setup, 5);
+
+    // Ann lays the all-city tile on the start tile's city: brown city on brown wood, its colours
+    // much like the table's, its texture not.
+    let city = tile("C", 0, -1, Rotation::R0);
+    let reaching = table.shoot(&[start, city], &[], Some(arm(300.0, 150.0)));
+    feed(&mut tracker, &reaching, 1);
+    let still = table.shoot(&[start, city], &[], None);
+    feed(&mut tracker, &still, 5);
+
+    let turns = tracker.turns();
+    assert_eq!(turns.len(), 1, "the city tile is laid");
+    assert_eq!(
+        (turns[0].tile.as_str(), turns[0].at),
+        ("C", Some(Pos::new(0, -1)))
+    );
+}

@@ -5,12 +5,23 @@ use opencv::prelude::*;
 
 use super::{cell_middle, changed_share, Event, Tracker, MOTION_LEVEL, NEW_TILE_CHANGE};
 use crate::rules::{Pos, Rotation, TileId};
+use crate::sim::camera::{apply_homography, invert_homography};
 use crate::vision::figures::Blob;
 use crate::vision::locate::{inside, MIN_FIT};
 use crate::vision::meeples::{read_followers, FollowerRead};
 use crate::vision::rectify::{quad_patch, Quad, MARGIN_PX};
 use crate::vision::terrain::ColourModel;
 use crate::vision::tile::Candidate;
+
+/// The part of a cell's `quad` (a third of its size) around `point` (frame pixels).
+fn around(quad: &Quad, point: [f64; 2]) -> Quad {
+    quad.map(|c| {
+        [
+            point[0] + (c[0] - point[0]) / 3.0,
+            point[1] + (c[1] - point[1]) / 3.0,
+        ]
+    })
+}
 
 /// Figures on a cell and the tile read under them.
 struct Figured {
@@ -23,8 +34,8 @@ struct Figured {
 
 /// What a glimpse of a new tile showed.
 enum Seen {
-    /// A figure on it.
-    Figured(Sighting),
+    /// A figure on it, and where the figures' feet are in the frame.
+    Figured(Sighting, Vec<[f64; 2]>),
     /// The tile alone: its readings, likeliest first.
     Bare(Vec<Candidate>),
 }
@@ -36,6 +47,8 @@ pub(super) struct Sighting {
     followers: Vec<FollowerRead>,
     /// The still pictures read before it (it counts only until the next).
     during: u64,
+    /// Whether the whole cell was still (not only around the figures).
+    whole: bool,
 }
 
 impl Tracker {
@@ -64,55 +77,88 @@ impl Tracker {
         };
         let mut events = Vec::new();
         if let Some((pos, quad)) = self.open_without_follower() {
-            if still(&quad)? {
-                let reads = self.followers_seen(frame, pos, &quad)?;
-                events.extend(self.deploy_mine(&reads, true)?);
+            // A hand may still move over part of the tile: a figure counts where the picture
+            // around it is still.
+            let whole = still(&quad)?;
+            let mut reads = Vec::new();
+            for (read, at) in self.followers_seen(frame, pos, &quad)? {
+                if whole || still(&around(&quad, at))? {
+                    reads.push(read);
+                }
             }
+            events.extend(self.deploy_mine(&reads, true)?);
         }
         let frontier = self.game.board().frontier().to_vec();
         for pos in frontier {
             let Some(quad) = self.predicted(pos) else {
                 continue;
             };
-            if inside(&quad, frame) && still(&quad)? {
-                match self.sighting(frame, pos, &quad)? {
-                    Some(Seen::Figured(seen)) => {
+            if !inside(&quad, frame) {
+                continue;
+            }
+            let whole = still(&quad)?;
+            match self.sighting(frame, pos, &quad, whole)? {
+                Some(Seen::Figured(seen, feet)) => {
+                    let mut clear = true;
+                    for at in feet {
+                        clear &= whole || still(&around(&quad, at))?;
+                    }
+                    // Figures of neighbouring tiles reaching in say nothing of this one; a
+                    // glimpse of the whole cell still is not replaced by one of a part of it.
+                    let kept = self
+                        .glimpsed
+                        .get(&pos)
+                        .is_some_and(|g| g.during == self.settled && g.whole);
+                    if clear && !seen.followers.is_empty() && (whole || !kept) {
                         self.glimpsed.insert(pos, seen);
                     }
-                    Some(Seen::Bare(ranked)) => {
-                        self.bare.insert(pos, (ranked, self.settled));
-                    }
-                    None => {}
                 }
+                Some(Seen::Bare(ranked)) => {
+                    self.bare.insert(pos, (ranked, self.settled));
+                }
+                None => {}
             }
         }
         Ok(events)
     }
 
-    /// The followers on the open tile at `pos`, if the tile shows well (no hand over it).
+    /// The followers on the open tile at `pos`, each with where its foot is in the frame, if
+    /// the tile shows well (no hand over it).
     fn followers_seen(
         &self,
         frame: &Mat,
         pos: Pos,
         quad: &Quad,
-    ) -> anyhow::Result<Vec<FollowerRead>> {
+    ) -> anyhow::Result<Vec<(FollowerRead, [f64; 2])>> {
         let Some(calib) = &self.calibration else {
             return Ok(Vec::new());
         };
-        let (patch, _) = quad_patch(frame, quad, MARGIN_PX)?;
-        match self.figures_on_a_tile(&patch, &calib.colours)? {
-            Some(seen) => self.followers_on(pos, &seen.blobs),
-            None => Ok(Vec::new()),
-        }
+        let (patch, to_patch) = quad_patch(frame, quad, MARGIN_PX)?;
+        let Some(seen) = self.figures_on_a_tile(&patch, &calib.colours)? else {
+            return Ok(Vec::new());
+        };
+        let back = invert_homography(&to_patch);
+        Ok(self
+            .followers_on(pos, &seen.blobs)?
+            .into_iter()
+            .map(|r| (r, apply_homography(&back, r.foot)))
+            .collect())
     }
 
     /// A new tile glimpsed on frontier cell `pos`: with a figure on it, its likeliest legal
-    /// reading and the followers on it; with none (once per still picture), its readings.
-    fn sighting(&self, frame: &Mat, pos: Pos, quad: &Quad) -> anyhow::Result<Option<Seen>> {
+    /// reading and the followers on it; with none (once per still picture, and only if the
+    /// whole cell is `still`), its readings.
+    fn sighting(
+        &self,
+        frame: &Mat,
+        pos: Pos,
+        quad: &Quad,
+        still: bool,
+    ) -> anyhow::Result<Option<Seen>> {
         let Some(calib) = &self.calibration else {
             return Ok(None);
         };
-        let (patch, _) = quad_patch(frame, quad, MARGIN_PX)?;
+        let (patch, to_patch) = quad_patch(frame, quad, MARGIN_PX)?;
         if let Some(before) = self.frontier_looks.get(&pos) {
             if changed_share(before, &cell_middle(&patch)?)? < NEW_TILE_CHANGE {
                 return Ok(None);
@@ -120,7 +166,7 @@ impl Tracker {
         }
         let (mask, blobs) = self.enrolment.find(&patch, &calib.colours, 0.03)?;
         if blobs.is_empty() {
-            if self.bare.get(&pos).is_some_and(|b| b.1 == self.settled) {
+            if !still || self.bare.get(&pos).is_some_and(|b| b.1 == self.settled) {
                 return Ok(None);
             }
             let (ranked, _, fit) = self.recognizer.recognize_located(
@@ -142,12 +188,22 @@ impl Tracker {
         let Some(c) = ranked.iter().find(|c| self.allows(c, pos)) else {
             return Ok(None);
         };
-        Ok(Some(Seen::Figured(Sighting {
-            tile: c.tile,
-            rot: c.rot,
-            followers: read_followers(&blobs, MARGIN_PX, shift, c.tile, c.rot),
-            during: self.settled,
-        })))
+        let followers = read_followers(&blobs, MARGIN_PX, shift, c.tile, c.rot);
+        let back = invert_homography(&to_patch);
+        let feet = followers
+            .iter()
+            .map(|f| apply_homography(&back, f.foot))
+            .collect();
+        Ok(Some(Seen::Figured(
+            Sighting {
+                tile: c.tile,
+                rot: c.rot,
+                followers,
+                during: self.settled,
+                whole: still,
+            },
+            feet,
+        )))
     }
 
     /// The follower glimpsed on the open tile before it was committed, if the tile was read the

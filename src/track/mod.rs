@@ -43,6 +43,9 @@ const MOTION_PIXEL_LEVEL: f64 = 10.0;
 const MOTION_SHARE: f64 = 0.002;
 /// Share of a cell's middle that must change between quiet pictures for a new tile there.
 const NEW_TILE_CHANGE: f64 = 0.3;
+/// How many times a cell's texture must grow or shrink for a tile as much like the table as
+/// a city on brown wood (see [`texture_changed`]).
+const TEXTURE_CHANGE: f64 = 2.0;
 /// Grey-level change (small picture) that counts as something there that was not.
 const ARM_LEVEL: f64 = 30.0;
 /// Seconds of stillness after which a picture is read even with an arm in it.
@@ -631,6 +634,43 @@ fn changed_share(before: &Mat, now: &Mat) -> opencv::Result<f64> {
         })
         .count();
     Ok(changed as f64 / (a.len() / 3).max(1) as f64)
+}
+
+/// Mean grey level and mean grey gradient of a cell's look.
+fn grey_and_texture(look: &Mat) -> opencv::Result<(f64, f64)> {
+    let mut grey = Mat::default();
+    opencv::imgproc::cvt_color(look, &mut grey, opencv::imgproc::COLOR_BGR2GRAY, 0)?;
+    let mut texture = 0.0;
+    for (dx, dy) in [(1, 0), (0, 1)] {
+        let (mut d, mut abs) = (Mat::default(), Mat::default());
+        opencv::imgproc::sobel(
+            &grey,
+            &mut d,
+            opencv::core::CV_16S,
+            dx,
+            dy,
+            3,
+            1.0,
+            0.0,
+            opencv::core::BORDER_REPLICATE,
+        )?;
+        opencv::core::convert_scale_abs(&d, &mut abs, 1.0, 0.0)?;
+        texture += opencv::core::mean(&abs, &opencv::core::no_array())?[0];
+    }
+    let level = opencv::core::mean(&grey, &opencv::core::no_array())?[0];
+    Ok((level, texture))
+}
+
+/// Whether the texture of a cell changed between two looks: its mean grey gradient, once the
+/// light is evened out, grew or shrank [`TEXTURE_CHANGE`] times or more. A shadow or the light
+/// scales a cell's texture with its brightness; a tile printed much like the table (a city on
+/// brown wood) brings its own.
+fn texture_changed(before: &Mat, now: &Mat) -> opencv::Result<bool> {
+    let (level_a, texture_a) = grey_and_texture(before)?;
+    let (level_b, texture_b) = grey_and_texture(now)?;
+    let gain = level_a.max(1.0) / level_b.max(1.0);
+    let ratio = (texture_b * gain + 1.0) / (texture_a + 1.0);
+    Ok(!(1.0 / TEXTURE_CHANGE..=TEXTURE_CHANGE).contains(&ratio))
 }
 
 /// Whether a quad found as the start tile could be one: a convex four-sided shape, not tiny and

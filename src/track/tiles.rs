@@ -4,7 +4,7 @@
 use opencv::core::Mat;
 
 use super::revise::KEPT;
-use super::{cell_middle, changed_share, Event, Tracker, NEW_TILE_CHANGE};
+use super::{cell_middle, changed_share, texture_changed, Event, Tracker, NEW_TILE_CHANGE};
 use crate::record::TurnEntry;
 use crate::rules::{catalogue, Dir, Placement, Pos, Rotation};
 use crate::vision::locate::{inside, looks_empty, MIN_FIT};
@@ -81,17 +81,21 @@ impl Tracker {
             // A cell's look is kept until a tile is seen there: a tile noticed but not committed
             // yet stays new.
             let look = cell_middle(&patch)?;
+            // A tile printed much like the table (a city on brown wood) changes the colours
+            // little, but brings a texture of its own.
+            let mut retextured = false;
             if let Some(before) = self.frontier_looks.get(&pos) {
-                if changed_share(before, &look)? < NEW_TILE_CHANGE {
+                retextured = texture_changed(before, &look)?;
+                if changed_share(before, &look)? < NEW_TILE_CHANGE && !retextured {
                     self.frontier_looks.insert(pos, look);
                     self.first_changed.remove(&pos);
                     continue;
                 }
             }
             let (mask, _) = self.enrolment.find(&patch, &model, 0.03)?;
-            // Changed but like the table: a shadow, or a tile printed much like the table (a
-            // city on brown wood). The empty look is kept (or taken, the first time).
-            if looks_empty(&patch, &model, &table, Some(&mask))? {
+            // Changed but like the table, with the table's texture: a shadow. The empty look is
+            // kept (or taken, the first time).
+            if !retextured && looks_empty(&patch, &model, &table, Some(&mask))? {
                 self.frontier_looks.entry(pos).or_insert(look);
                 self.first_changed.remove(&pos);
                 continue;
@@ -284,8 +288,9 @@ impl Tracker {
     }
 
     /// Reads the tile of the open turn again in a later still picture (a hand's shadow or a
-    /// half-lifted arm can spoil the first read): if a different reading the rules allow is now
-    /// clearly likelier than the committed one, the turn is corrected.
+    /// half-lifted arm can spoil the first read): if a different reading the rules allow is
+    /// clearly likelier than the committed one, both pictures taken together, the turn is
+    /// corrected.
     pub(super) fn reread_open_tile(&mut self, frame: &Mat) -> anyhow::Result<Vec<Event>> {
         let (Some(open), Some(calib)) = (self.open.clone(), &self.calibration) else {
             return Ok(Vec::new());
@@ -309,14 +314,24 @@ impl Tracker {
         let same = |c: &crate::vision::tile::Candidate| {
             cat.tile(c.tile).name == open.tile && c.rot.degrees() == rot
         };
-        let now = ranked
-            .iter()
-            .find(|c| same(c))
-            .map_or(0.0, |c| c.probability);
+        // The earlier reading counts too: it may have seen what a figure now covers.
+        let earlier = self.readings.get(&pos).cloned().unwrap_or_default();
+        let floor = earlier.iter().map(|c| c.probability).fold(1.0, f64::min);
+        let both = |c: &Candidate| {
+            let before = earlier
+                .iter()
+                .find(|e| e.tile == c.tile && e.rot == c.rot)
+                .map_or(floor, |e| e.probability);
+            c.probability * before
+        };
+        let now = ranked.iter().find(|c| same(c)).map_or(0.0, both);
         let mut turns = self.turns();
         for c in ranked.iter().take(RE_READ_CANDIDATES) {
-            if same(c) || c.probability < RE_READ_MARGIN * now {
+            if same(c) {
                 break;
+            }
+            if both(c) < RE_READ_MARGIN * now {
+                continue;
             }
             let mut entry = open.clone();
             entry.tile = cat.tile(c.tile).name.clone();

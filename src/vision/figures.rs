@@ -126,6 +126,7 @@ impl Enrolment {
                 colour: 0,
                 centroid: [cx, cy],
                 foot: [cx, f64::from(top) + 0.85 * f64::from(height)],
+                cut_below: top + height >= h,
                 area: area as usize,
             });
         }
@@ -164,6 +165,9 @@ pub struct Blob {
     /// Where it stands on the tile: near the bottom of the blob, for a camera on the players'
     /// side (a standing figure rises towards the top of the picture).
     pub foot: [f64; 2],
+    /// It reaches the patch's bottom border: the figure goes on below the patch (it stands on
+    /// the tile below, and rises into this one's picture).
+    pub cut_below: bool,
     /// Pixels.
     pub area: usize,
 }

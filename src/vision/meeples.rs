@@ -23,9 +23,19 @@ pub struct FollowerRead {
     pub doubt: Option<Port>,
 }
 
+/// A figure going on past the bottom of a patch whose middle is this near (in tile sides) the
+/// tile's south edge rises from the tile below.
+const FROM_BELOW: f32 = 0.15;
+
 /// How much nearer (in tile sides) a figure must be to one feature's spot than to any other's
 /// for its feature to be sure.
 const SURE_NEARER: f64 = 0.05;
+/// How far (tile sides) from its feature's spot a figure read standing may be a farmer lying in
+/// a field instead.
+const FAR_FROM_SPOT: f64 = 0.25;
+/// How much farther (tile sides) a field's spot may be than the feature such a figure was read
+/// on, for the players to be asked.
+const FARMER_WITHIN: f64 = 0.2;
 
 /// The followers the figure blobs of a cell show, given the tile read there (type, rotation)
 /// and where in the patch it was found (`margin`, `shift`, as cut and searched).
@@ -41,9 +51,13 @@ pub fn read_followers(
     blobs
         .iter()
         .filter_map(|b| {
-            // Figures standing on a neighbouring tile show in the margin: not this tile's.
+            // Figures standing on a neighbouring tile show in the margin, or rise into the
+            // picture from the tile below (going on past the patch, their middle low on it):
+            // not this tile's.
             let centre = patch_to_tile(b.centroid, margin, shift);
-            if !(0.0..=1.0).contains(&centre[0]) || !(0.0..=1.0).contains(&centre[1]) {
+            let from_below = b.cut_below && centre[1] > 1.0 - FROM_BELOW;
+            if !(0.0..=1.0).contains(&centre[0]) || !(0.0..=1.0).contains(&centre[1]) || from_below
+            {
                 return None;
             }
             // The feature whose follower spot is nearest the figure's foot (players put figures
@@ -75,9 +89,20 @@ pub fn read_followers(
             scored.sort_by(|a, b| a.0.total_cmp(&b.0));
             let (best, feature) = *scored.first()?;
             let port = feature.ports.rotated(rot).iter().next()?;
+            // About as near another feature's spot, or standing far from its own spot with a
+            // field's about as near: where it stands is unsure (a farmer lying beside a road
+            // can look like a figure standing on it).
+            let lying_maybe = feature.kind != FeatureKind::Field && f64::from(best) > FAR_FROM_SPOT;
             let doubt = scored
                 .get(1)
                 .filter(|(d, _)| f64::from(*d - best) < SURE_NEARER)
+                .or_else(|| {
+                    scored.iter().find(|(d, f)| {
+                        lying_maybe
+                            && f.kind == FeatureKind::Field
+                            && f64::from(*d - best) < FARMER_WITHIN
+                    })
+                })
                 .and_then(|(_, f)| f.ports.rotated(rot).iter().next());
             Some(FollowerRead {
                 colour: b.colour,

@@ -90,11 +90,11 @@ impl Figures {
             if !inside(centre) || !inside(foot) {
                 continue;
             }
-            let on = |at: [f32; 2], feature: usize| -> f32 {
+            let on = |at: [f32; 2], feature: usize, reach: f32| -> f32 {
                 let mut hits = 0;
                 for dy in -STEPS..=STEPS {
                     for dx in -STEPS..=STEPS {
-                        let d = REACH / STEPS as f32;
+                        let d = reach / STEPS as f32;
                         let p = [at[0] + dx as f32 * d, at[1] + dy as f32 * d];
                         hits += i32::from(usize::from(label_at(&shape.labels, p, rot)) == feature);
                     }
@@ -106,13 +106,14 @@ impl Figures {
                 .iter()
                 .enumerate()
                 .map(|(i, f)| {
-                    let at = if f.kind == FeatureKind::Field {
-                        centre
-                    } else {
-                        foot
+                    // A monk stands on the cloister's building, which the foot is seen near.
+                    let (at, reach) = match f.kind {
+                        FeatureKind::Field => (centre, REACH),
+                        FeatureKind::Cloister => (foot, REACH / 2.0),
+                        _ => (foot, REACH),
                     };
                     let area = (shape.labels.area(i as u8) as f32 / cells).max(MIN_AREA);
-                    on(at, i) / area
+                    on(at, i, reach) / area
                 })
                 .sum::<f32>()
                 / ty.features.len().max(1) as f32;
