@@ -704,9 +704,178 @@ fn a_figure_on_a_hidden_road_stub_favours_the_tile_with_the_road() {
     // Standing on the road stub (its foot low in the blob, on the road).
     let on_stub = figure_at(0.44, 0.6, 0.56, 0.88);
     assert!(on_stub > 1.0, "{on_stub}");
+    // Standing on the stub just outside the building, where a monk on the plain cloister
+    // would not stand: enough to outweigh the box's odds for the plain cloister (4 copies any
+    // way up, against 2 copies turned one way: 8 to 1).
+    let by_the_building = figure_at(0.44, 0.45, 0.56, 0.78);
+    assert!(by_the_building > 8f64.ln(), "{by_the_building}");
     // Lying in the field's corner: either tile explains it about as well.
     let in_field = figure_at(0.08, 0.1, 0.3, 0.25);
     assert!(in_field.abs() < 0.5, "{in_field}");
     // A figure rising in from the tile below is not this tile's.
     assert_eq!(figure_at(0.44, 0.85, 0.56, 1.1), 0.0);
+}
+
+/// A 3×3 block of base tiles seen from above at 720p, and the renderer's sensor, for the
+/// occlusion mask's tests.
+fn occlusion_table() -> (Vec<TileOnTable>, Camera, Sensor) {
+    use meeplecam::sim::scene::CELL_MM;
+    let names = ["D", "U", "V", "E", "B", "K", "W", "L", "C"];
+    let tiles = names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| TileOnTable {
+            cell: Pos::new(i as i32 % 3, i as i32 / 3),
+            offset_mm: [(i as f64 * 0.7) % 2.0 - 1.0, (i as f64 * 1.3) % 2.0 - 1.0],
+            ..lone_tile(name, Rotation::R0, 40 + i as u64)
+        })
+        .collect();
+    let cam = Camera::overhead([1280, 720], 65.0, [1.5 * CELL_MM, 1.5 * CELL_MM], 450.0);
+    let sensor = Sensor {
+        noise: 2.5,
+        jpeg_quality: Some(85),
+        blur: None,
+    };
+    (tiles, cam, sensor)
+}
+
+fn count_px(m: &opencv::core::Mat) -> f64 {
+    f64::from(opencv::core::count_non_zero(m).unwrap())
+}
+
+fn both(a: &opencv::core::Mat, b: &opencv::core::Mat) -> opencv::core::Mat {
+    let mut out = opencv::core::Mat::default();
+    opencv::core::bitwise_and(a, b, &mut out, &opencv::core::no_array()).unwrap();
+    out
+}
+
+#[test]
+fn the_occlusion_mask_covers_an_arm_on_every_table_and_little_else() {
+    use meeplecam::sim::hand::Arm;
+    use meeplecam::vision::occlusion::Occlusion;
+    use opencv::prelude::*;
+
+    let (tiles, cam, sensor) = occlusion_table();
+    let light = Lighting {
+        direction: [0.2, 0.3, 1.0],
+        gain: [1.0, 0.97, 1.02],
+        gradient: [0.05, -0.03],
+        vignette: 0.15,
+    };
+    // Skin and sleeve (blue, green, red), and where the arm comes from: every side, light and
+    // dark skin, a sleeve close to the table's colour.
+    let arms = [
+        ([150.0, 180.0, 225.0], [30.0, 40.0, 20.0], [700.0, 900.0]),
+        ([120.0, 150.0, 200.0], [100.0, 80.0, 110.0], [-190.0, 360.0]),
+        ([80.0, 110.0, 160.0], [40.0, 50.0, 60.0], [580.0, -180.0]),
+        ([60.0, 80.0, 120.0], [170.0, 120.0, 200.0], [1470.0, 400.0]),
+        ([100.0, 130.0, 180.0], [60.0, 90.0, 140.0], [1500.0, 800.0]),
+    ];
+    for (k, (&surface, (skin, sleeve, from))) in Surface::ALL.iter().zip(arms).enumerate() {
+        let mut renderer = Renderer::new(Style::preset(k % Style::PRESETS), surface, k as u64);
+        let mut scene = Scene {
+            tiles: tiles.clone(),
+            meeples: vec![],
+            arm: None,
+            held: None,
+            lighting: light,
+            camera: cam.clone(),
+        };
+        let still = renderer.render(&scene, &sensor, 1).unwrap();
+        scene.arm = Some(Arm {
+            from,
+            palm: [640.0 + 40.0 * k as f64, 330.0 - 20.0 * k as f64],
+            width: 100.0,
+            skin,
+            sleeve,
+        });
+        let frame = renderer.render(&scene, &sensor, 2).unwrap();
+        let mask = Occlusion::new(&still.image)
+            .unwrap()
+            .mask(&frame.image)
+            .unwrap();
+        assert_eq!(mask.size().unwrap(), frame.image.size().unwrap());
+        let arm = &frame.hand_mask;
+        let arm_px = count_px(arm);
+        assert!(arm_px > 20_000.0, "{surface:?}: the arm is in view");
+        let covered = count_px(&both(&mask, arm)) / arm_px;
+        let mut free = opencv::core::Mat::default();
+        opencv::core::bitwise_not(arm, &mut free, &opencv::core::no_array()).unwrap();
+        let wrong = count_px(&both(&mask, &free)) / count_px(&free);
+        assert!(
+            covered >= 0.9,
+            "{surface:?}: {:.1} % of the arm masked",
+            covered * 100.0
+        );
+        assert!(
+            wrong <= 0.02,
+            "{surface:?}: {:.2} % of the rest masked",
+            wrong * 100.0
+        );
+    }
+}
+
+#[test]
+fn the_occlusion_mask_is_empty_with_no_arm_when_the_light_changes_a_little() {
+    use meeplecam::vision::occlusion::Occlusion;
+    use opencv::prelude::*;
+
+    let (tiles, cam, sensor) = occlusion_table();
+    for (k, &surface) in Surface::ALL.iter().enumerate() {
+        let mut renderer = Renderer::new(Style::preset(k % Style::PRESETS), surface, k as u64);
+        let before = Lighting {
+            direction: [0.2, 0.3, 1.0],
+            gain: [1.0, 1.0, 1.0],
+            gradient: [0.05, -0.03],
+            vignette: 0.15,
+        };
+        // A few percent brighter and warmer, the lamp's gradient drifted a little.
+        let after = Lighting {
+            gain: [1.03, 1.05, 1.07],
+            gradient: [0.07, -0.02],
+            vignette: 0.17,
+            ..before
+        };
+        let mut scene = Scene {
+            tiles: tiles.clone(),
+            meeples: vec![],
+            arm: None,
+            held: None,
+            lighting: before,
+            camera: cam.clone(),
+        };
+        let still = renderer.render(&scene, &sensor, 1).unwrap();
+        assert!(count_px(&still.hand_mask) == 0.0);
+        scene.lighting = after;
+        let frame = renderer.render(&scene, &sensor, 2).unwrap();
+        let mask = Occlusion::new(&still.image)
+            .unwrap()
+            .mask(&frame.image)
+            .unwrap();
+        let share = count_px(&mask) / mask.total() as f64;
+        assert!(share <= 0.005, "{surface:?}: {:.2} % masked", share * 100.0);
+    }
+}
+
+#[test]
+fn the_occlusion_mask_refuses_frames_it_cannot_compare() {
+    use meeplecam::vision::occlusion::Occlusion;
+    use opencv::core::{Mat, Scalar, CV_8UC1, CV_8UC3};
+
+    let grey = |rows, cols, typ| {
+        Mat::new_rows_cols_with_default(rows, cols, typ, Scalar::all(90.0)).unwrap()
+    };
+    assert!(Occlusion::new(&Mat::default()).is_err());
+    assert!(Occlusion::new(&grey(72, 128, CV_8UC1)).is_err());
+    let occlusion = Occlusion::new(&grey(720, 1280, CV_8UC3)).unwrap();
+    let err = occlusion.mask(&grey(1080, 1920, CV_8UC3)).unwrap_err();
+    assert!(err.message.contains("1920×1080"), "{err}");
+    assert!(occlusion.mask(&Mat::default()).is_err());
+    assert!(occlusion.mask(&grey(720, 1280, CV_8UC1)).is_err());
+    // The same picture again: nothing covers the table.
+    let mask = occlusion.mask(&grey(720, 1280, CV_8UC3)).unwrap();
+    assert_eq!(count_px(&mask), 0.0);
+    // A tiny picture (narrower than the working width) works too.
+    let tiny = Occlusion::new(&grey(3, 5, CV_8UC3)).unwrap();
+    assert_eq!(count_px(&tiny.mask(&grey(3, 5, CV_8UC3)).unwrap()), 0.0);
 }

@@ -155,6 +155,7 @@ pub struct Simulated {
     renderer: Renderer,
     index: usize,
     truth: Option<FrameTruth>,
+    hand_mask: Option<Mat>,
 }
 
 impl Simulated {
@@ -165,12 +166,18 @@ impl Simulated {
             renderer,
             index: 0,
             truth: None,
+            hand_mask: None,
         }
     }
 
     /// The ground truth of the frame last delivered.
     pub fn truth(&self) -> Option<&FrameTruth> {
         self.truth.as_ref()
+    }
+
+    /// The exact arm mask of the frame last delivered (8-bit, 255 where the arm covers it).
+    pub fn hand_mask(&self) -> Option<&Mat> {
+        self.hand_mask.as_ref()
     }
 }
 
@@ -186,6 +193,7 @@ impl FrameSource for Simulated {
         frame.truth.time_s = shot.time_s;
         frame.truth.turn = shot.turn;
         self.truth = Some(frame.truth);
+        self.hand_mask = Some(frame.hand_mask);
         let out = CameraFrame {
             image: frame.image,
             index: self.index as u64,

@@ -102,13 +102,14 @@ pub fn recognize_tile(args: RecognizeTileArgs) -> Result<(), Failure> {
 /// Evaluate the vision stages on rendered data.
 #[derive(Debug, clap::Args)]
 pub struct EvalArgs {
-    /// What to evaluate: the vision stages, or tracking whole games end to end.
-    #[arg(value_parser = ["vision", "track"])]
+    /// What to evaluate: the vision stages, tracking whole games end to end, or the hand/arm
+    /// (occlusion) mask on filmed games.
+    #[arg(value_parser = ["vision", "track", "occlusion"])]
     what: String,
-    /// Turns per game when evaluating tracking.
+    /// Turns per game when evaluating tracking or the occlusion mask.
     #[arg(long, default_value_t = 20)]
     turns: usize,
-    /// Number of boards to render.
+    /// Number of boards to render (games to film for `track` and `occlusion`).
     #[arg(long, default_value_t = 20)]
     generate: usize,
     /// Seed of the rendered boards.
@@ -130,6 +131,16 @@ pub fn eval(args: EvalArgs) -> Result<(), Failure> {
         );
         print!("{}", report.table());
         print!("\nPer game:\n\n{}", report.games_table());
+        return Ok(());
+    }
+    if args.what == "occlusion" {
+        let report = meeplecam::vision::occlusion::evaluate(args.generate, args.turns, args.seed)?;
+        println!(
+            "Hand/arm mask on {} filmed games of {} turns (seed {}), each frame against the last \
+             still picture before it (two frames in a row with no arm):\n",
+            args.generate, args.turns, args.seed
+        );
+        print!("{}", report.table());
         return Ok(());
     }
     let artwork = match &args.art {

@@ -9,6 +9,7 @@
 //! [`standing`] (where figures stand as evidence of the tile), [`figures`] and [`meeples`]
 //! (followers),
 //! [`board`] (readings made consistent with the rules: matching edges, tile counts),
+//! [`occlusion`] (which pixels a hand or arm covers, so nothing is read there),
 //! [`eval`] (accuracy and timing tables on rendered data with ground truth, [`breakdown`] by
 //! condition).
 
@@ -23,6 +24,7 @@ pub mod intrinsics;
 pub mod locate;
 pub mod loose;
 pub mod meeples;
+pub mod occlusion;
 pub mod palette;
 pub mod pennant;
 pub mod rectify;
