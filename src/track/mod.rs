@@ -205,7 +205,7 @@ impl Tracker {
     }
 
     /// Looks at the next frame, taken at `time_s` seconds: a picture is read once the table
-    /// has been still for [`SETTLE_FRAMES`] frames and at least [`SETTLE_S`] seconds (so a
+    /// has been still for `SETTLE_FRAMES` frames and at least [`SETTLE_S`] seconds (so a
     /// hand pausing over the table at 30 frames/s is not read as a tile).
     pub fn feed_at(&mut self, frame: &Mat, time_s: Option<f64>) -> anyhow::Result<Vec<Event>> {
         let mut small = Mat::default();

@@ -386,7 +386,7 @@ pub fn predict(found: &HashMap<Pos, Quad>, pos: Pos) -> Option<Quad> {
 /// Cells around a target whose tiles a local grid fit uses (Chebyshev distance).
 const FIT_REACH: i32 = 2;
 
-/// Where cell `pos` should lie, from a grid fitted to every tile found within [`FIT_REACH`]
+/// Where cell `pos` should lie, from a grid fitted to every tile found within `FIT_REACH`
 /// cells of it (a least-squares homography from grid corners to their image corners, so that
 /// the few millimetres each tile lies off its cell average out); from the neighbours alone
 /// ([`predict`]) when fewer than three tiles are that near.

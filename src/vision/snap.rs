@@ -155,9 +155,9 @@ fn best_pair(a: &Side, b: &Side, length: f64) -> (i32, i32) {
 }
 
 /// `quad` with its sides moved (each parallel to itself) onto straight edges of the picture:
-/// opposite sides move together, a tile's width apart give or take [`MOST_STRETCH`], so that
+/// opposite sides move together, a tile's width apart give or take `MOST_STRETCH`, so that
 /// one line inside the tile (a road, a city wall) cannot pull one side alone. Each side moves
-/// at most [`REACH`] of a tile side, and only to edges clearly stronger than where it was.
+/// at most `REACH` of a tile side, and only to edges clearly stronger than where it was.
 /// `grey` is the picture in grey levels (8 bits).
 pub fn snap_to_edges(grey: &Mat, quad: &Quad) -> Quad {
     let sides: Vec<Side> = (0..4).map(|k| Side::measure(grey, quad, k)).collect();
