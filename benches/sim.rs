@@ -5,27 +5,16 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 
-use meeplecam::record::selfplay::random_record;
-use meeplecam::rules::RuleOptions;
-use meeplecam::sim::scene::{Renderer, Sensor};
-use meeplecam::sim::style::Style;
-use meeplecam::sim::table::Surface;
-use meeplecam::sim::timeline::{Film, Filming, View};
+use meeplecam::sim::scene::Sensor;
 use meeplecam::vision::intrinsics::{Intrinsics, Undistorter};
 
+mod common;
+
 fn render_1080p(c: &mut Criterion) {
-    let record = random_record("base", 4, RuleOptions::default(), 21).unwrap();
-    let filming = Filming {
-        view: View::Oblique,
-        size: [1920, 1080],
-        fps: 10.0,
-        seed: 5,
-    };
-    let film = Film::plan(&record, &filming).unwrap();
+    let (film, mut renderer) = common::film_1080p();
     let shots = film.shots();
     let mid = shots.len() / 2;
     let shot = shots[mid..].iter().find(|s| s.scene.arm.is_some()).unwrap();
-    let mut renderer = Renderer::new(Style::preset(1), Surface::Wood, 5);
     renderer.render(&shot.scene, &shot.sensor, 0).unwrap();
     let mut group = c.benchmark_group("sim");
     group.sample_size(30);
@@ -45,16 +34,8 @@ fn render_1080p(c: &mut Criterion) {
 /// Undistorting a 1080p webcam frame: the remap with tables made once (what `--camera` does
 /// per frame), against `cv::undistort`, which makes the tables again for every frame.
 fn undistort_1080p(c: &mut Criterion) {
-    let record = random_record("base", 4, RuleOptions::default(), 21).unwrap();
-    let filming = Filming {
-        view: View::Oblique,
-        size: [1920, 1080],
-        fps: 10.0,
-        seed: 5,
-    };
-    let film = Film::plan(&record, &filming).unwrap();
+    let (film, mut renderer) = common::film_1080p();
     let shot = &film.shots()[film.shots().len() / 2];
-    let mut renderer = Renderer::new(Style::preset(1), Surface::Wood, 5);
     let frame = renderer.render(&shot.scene, &shot.sensor, 0).unwrap().image;
     let intrinsics = Intrinsics {
         size: [1920, 1080],

@@ -5,23 +5,12 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 
-use meeplecam::record::selfplay::random_record;
-use meeplecam::rules::RuleOptions;
-use meeplecam::sim::scene::Renderer;
-use meeplecam::sim::style::Style;
-use meeplecam::sim::table::Surface;
-use meeplecam::sim::timeline::{Film, Filming, View};
 use meeplecam::vision::occlusion::Occlusion;
 
+mod common;
+
 fn occlusion_1080p(c: &mut Criterion) {
-    let record = random_record("base", 4, RuleOptions::default(), 21).unwrap();
-    let filming = Filming {
-        view: View::Oblique,
-        size: [1920, 1080],
-        fps: 10.0,
-        seed: 5,
-    };
-    let film = Film::plan(&record, &filming).unwrap();
+    let (film, mut renderer) = common::film_1080p();
     let shots = film.shots();
     let mid = shots.len() / 2;
     // The still picture just before an arm reaches in, and a frame with the arm well in view.
@@ -33,7 +22,6 @@ fn occlusion_1080p(c: &mut Criterion) {
             .unwrap();
     let arm = reach + 4;
     assert!(shots[arm].scene.arm.is_some());
-    let mut renderer = Renderer::new(Style::preset(1), Surface::Wood, 5);
     let mut render = |i: usize| {
         renderer
             .render(&shots[i].scene, &shots[i].sensor, i as u64)
