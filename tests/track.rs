@@ -292,3 +292,36 @@ fn a_city_tile_printed_much_like_the_wooden_table_is_committed() {
         ("C", Some(Pos::new(0, -1)))
     );
 }
+
+#[test]
+fn a_shield_hidden_by_the_follower_laid_with_its_tile_is_asked_about() {
+    let mut table = Table::new();
+    let start = tile("D", 0, 0, Rotation::R0);
+    let mut tracker = Tracker::new(players(), None).unwrap();
+    let setup = table.shoot(&[start], &[], None);
+    feed(&mut tracker, &setup, 5);
+
+    // Ann lays Q (a three-sided city with a shield; R is the same city without, and the box
+    // holds three R to one Q) north of the start tile, and her follower stands on the city
+    // over the shield before the table is still: the picture cannot tell Q from R.
+    let q = tile("Q", 0, -1, Rotation::R180);
+    let meeple = MeepleOnTable::on(&q, "S".parse().unwrap(), Colour::Red, Figure::Normal, 1.6)
+        .expect("a follower spot on the city");
+    let reaching = table.shoot(&[start, q], &[meeple], Some(arm(400.0, 300.0)));
+    feed(&mut tracker, &reaching, 1);
+    let laid = table.shoot(&[start, q], &[meeple], None);
+    feed(&mut tracker, &laid, 5);
+
+    let turns = tracker.turns();
+    assert_eq!(turns.len(), 1);
+    let asked = tracker
+        .questions()
+        .iter()
+        .any(|q| q.contains("(0, -1)") && q.contains('Q') && q.contains('R'));
+    assert!(
+        turns[0].tile == "Q" || asked,
+        "read {} without asking: {:?}",
+        turns[0].tile,
+        tracker.questions()
+    );
+}

@@ -27,6 +27,7 @@ use meeplecam::vision::rectify::PATCH_PX;
 use meeplecam::vision::terrain::ColourModel;
 use meeplecam::vision::tile::Candidate;
 use meeplecam::vision::tile::TileRecognizer;
+use meeplecam::vision::viewpoint::Viewpoint;
 use opencv::core::Mat;
 
 use super::Failure;
@@ -468,6 +469,8 @@ fn followers(
     enrolment: &Enrolment,
 ) -> opencv::Result<Vec<SeenFollower>> {
     let mut out = Vec::new();
+    let size = [img.cols(), img.rows()];
+    let viewpoint = Viewpoint::from_cells(found.iter().map(|l| (&l.pos, &l.quad)), size)?;
     for l in found {
         let Some((_, c)) = read.iter().find(|(p, _)| *p == l.pos) else {
             continue;
@@ -475,7 +478,9 @@ fn followers(
         let (patch, to_patch) = quad_patch(img, &l.quad, MARGIN_PX)?;
         let back = invert_homography(&to_patch);
         let (_, blobs) = enrolment.find(&patch, colours, 0.03)?;
-        for f in read_followers(&blobs, MARGIN_PX, [0.0, 0.0], c.tile, c.rot) {
+        let middle = [f64::from(l.pos.x) + 0.5, f64::from(l.pos.y) + 0.5];
+        let rise = viewpoint.map_or([0.0, 0.0], |v| v.rise(middle));
+        for f in read_followers(&blobs, MARGIN_PX, [0.0, 0.0], c.tile, c.rot, rise) {
             out.push(SeenFollower {
                 colour: players[f.colour],
                 cell: l.pos,

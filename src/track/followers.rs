@@ -103,6 +103,7 @@ impl Tracker {
             [0.0, 0.0],
             placed.tile,
             placed.placement.rot,
+            self.rise(pos)?,
         ))
     }
 

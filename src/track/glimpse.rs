@@ -13,6 +13,10 @@ use crate::vision::rectify::{quad_patch, Quad, MARGIN_PX};
 use crate::vision::terrain::ColourModel;
 use crate::vision::tile::Candidate;
 
+/// A glimpsed tile's likeliest legal reading less likely than this leaves the picture
+/// unexplained: a sleeve resting on the cell, not a tile.
+const UNEXPLAINED: f64 = 1e-3;
+
 /// The part of a cell's `quad` (a third of its size) around `point` (frame pixels).
 fn around(quad: &Quad, point: [f64; 2]) -> Quad {
     quad.map(|c| {
@@ -175,7 +179,13 @@ impl Tracker {
                 &calib.colours,
                 Some(&mask),
             )?;
-            return Ok((fit >= MIN_FIT).then_some(Seen::Bare(ranked)));
+            // A sleeve resting on the cell is still and bare too, but no tile the rules allow
+            // here explains it.
+            let explained = ranked
+                .iter()
+                .find(|c| self.allows(c, pos))
+                .is_some_and(|c| c.probability >= UNEXPLAINED);
+            return Ok((fit >= MIN_FIT && explained).then_some(Seen::Bare(ranked)));
         }
         let Some(Figured {
             blobs,
@@ -188,7 +198,7 @@ impl Tracker {
         let Some(c) = ranked.iter().find(|c| self.allows(c, pos)) else {
             return Ok(None);
         };
-        let followers = read_followers(&blobs, MARGIN_PX, shift, c.tile, c.rot);
+        let followers = read_followers(&blobs, MARGIN_PX, shift, c.tile, c.rot, self.rise(pos)?);
         let back = invert_homography(&to_patch);
         let feet = followers
             .iter()

@@ -31,6 +31,7 @@ use crate::vision::locate::{find_start_tile, predict, predict_fitted, table_colo
 use crate::vision::rectify::{quad_patch, Quad, MARGIN_PX};
 use crate::vision::terrain::ColourModel;
 use crate::vision::tile::TileRecognizer;
+use crate::vision::viewpoint::Viewpoint;
 
 /// Width of the picture motion is measured on.
 const MOTION_WIDTH: i32 = 160;
@@ -405,6 +406,18 @@ impl Tracker {
             .ok()
             .flatten()
             .or_else(|| predict(&self.quads, pos))
+    }
+
+    /// How far (tile sides) a standing figure's top shows beyond its base in cell `pos`, as
+    /// the camera sees the cells located so far; none before the table is registered.
+    fn rise(&self, pos: Pos) -> anyhow::Result<[f64; 2]> {
+        let Some(calib) = &self.calibration else {
+            return Ok([0.0, 0.0]);
+        };
+        let viewpoint = Viewpoint::from_cells(&self.quads, calib.size)?;
+        Ok(viewpoint.map_or([0.0, 0.0], |v| {
+            v.rise([f64::from(pos.x) + 0.5, f64::from(pos.y) + 0.5])
+        }))
     }
 
     fn close_turn(&mut self) -> anyhow::Result<()> {

@@ -23,6 +23,8 @@ const GAP_SEARCH: f64 = 0.15;
 /// How much likelier than the runner-up a tile's reading must be to be committed without
 /// asking the players.
 const SURE_MARGIN: f64 = 3.0;
+/// How much better a cell's later cut must fit than the one the grid predicts to replace it.
+const CLEARLY_BETTER_FIT: f64 = 0.02;
 
 /// A tile read in a cell.
 struct Reading {
@@ -272,7 +274,12 @@ impl Tracker {
                 model,
                 Some(&mask),
             )?;
-            if best.as_ref().is_none_or(|b| fit > b.fit) {
+            // A later cut (snapped to edges, or moved off the grid) must fit clearly better: a
+            // snap drawn to a strong print line can move the cut onto the next tile's likeness.
+            if best
+                .as_ref()
+                .is_none_or(|b| fit > b.fit + CLEARLY_BETTER_FIT)
+            {
                 best = Some(Reading {
                     ranked,
                     shift,

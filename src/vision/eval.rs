@@ -2,6 +2,7 @@
 
 use std::time::Instant;
 
+use opencv::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -10,9 +11,10 @@ use super::breakdown::Breakdown;
 use super::figures::Enrolment;
 use super::locate::{find_start_tile, read_board, table_colours_near};
 use super::meeples::read_followers;
-use super::rectify::{cell_patch_margin, quad_patch, MARGIN_PX};
+use super::rectify::{cell_patch_margin, quad_patch, Quad, MARGIN_PX};
 use super::terrain::{same_for_the_rules, ColourModel};
 use super::tile::{Candidate, TileRecognizer};
+use super::viewpoint::Viewpoint;
 use crate::record::selfplay::random_record;
 use crate::record::Record;
 use crate::rules::{catalogue, Pos, Rotation, RuleOptions};
@@ -204,6 +206,14 @@ pub fn evaluate_tiles(
         report.images += 1;
         let mut readings = Vec::new();
         let mut truths = Vec::new();
+        let cells: Vec<(Pos, Quad)> = frame
+            .truth
+            .tiles
+            .iter()
+            .map(|t| (Pos::new(t.cell[0], t.cell[1]), t.corners_px))
+            .collect();
+        let size = [frame.image.cols(), frame.image.rows()];
+        let viewpoint = Viewpoint::from_cells(cells.iter().map(|(p, q)| (p, q)), size)?;
         for t in frame.truth.tiles.iter().skip(1) {
             let Some(id) = cat.tile_id(&t.tile) else {
                 continue;
@@ -218,7 +228,9 @@ pub fn evaluate_tiles(
             let (ranked, shift, _) =
                 recognizer.recognize_located(&patch, MARGIN_PX as usize, &model, Some(&figures))?;
             // Followers, read on the true tile so that this stage is measured on its own.
-            let seen = read_followers(&blobs, MARGIN_PX, shift, id, rot);
+            let middle = [f64::from(cell.x) + 0.5, f64::from(cell.y) + 0.5];
+            let rise = viewpoint.map_or([0.0, 0.0], |v| v.rise(middle));
+            let seen = read_followers(&blobs, MARGIN_PX, shift, id, rot, rise);
             let here: Vec<_> = frame
                 .truth
                 .meeples

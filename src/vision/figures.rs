@@ -125,21 +125,30 @@ impl Enrolment {
                 label: i,
                 colour: 0,
                 centroid: [cx, cy],
-                foot: [cx, f64::from(top) + 0.85 * f64::from(height)],
                 cut_below: top + height >= h,
                 area: area as usize,
+                spread: [0.0; 3],
             });
         }
         let labels = labels.data_typed::<i32>()?.to_vec();
         // Each blob takes the colour most of its pixels are nearest to.
         for b in &mut blobs {
             let mut votes = vec![0usize; self.colours.len()];
+            let mut spread = [0.0f64; 3];
             for (k, &l) in labels.iter().enumerate() {
-                if l == b.label && nearest[k] < votes.len() {
-                    votes[nearest[k]] += 1;
+                if l == b.label {
+                    if nearest[k] < votes.len() {
+                        votes[nearest[k]] += 1;
+                    }
+                    let dx = (k % w as usize) as f64 - b.centroid[0];
+                    let dy = (k / w as usize) as f64 - b.centroid[1];
+                    spread[0] += dx * dx;
+                    spread[1] += dy * dy;
+                    spread[2] += dx * dy;
                 }
             }
             b.colour = (0..votes.len()).max_by_key(|&i| votes[i]).unwrap_or(0);
+            b.spread = spread.map(|v| v / b.area.max(1) as f64);
         }
         let out = mask.data_bytes_mut()?;
         for (m, &l) in out.iter_mut().zip(&labels) {
@@ -162,12 +171,11 @@ pub struct Blob {
     pub colour: usize,
     /// Centre of its pixels (patch pixels).
     pub centroid: [f64; 2],
-    /// Where it stands on the tile: near the bottom of the blob, for a camera on the players'
-    /// side (a standing figure rises towards the top of the picture).
-    pub foot: [f64; 2],
     /// It reaches the patch's bottom border: the figure goes on below the patch (it stands on
     /// the tile below, and rises into this one's picture).
     pub cut_below: bool,
     /// Pixels.
     pub area: usize,
+    /// Its second moments about the centre (patch pixels squared): x x, y y and x y.
+    pub spread: [f64; 3],
 }

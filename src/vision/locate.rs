@@ -211,24 +211,14 @@ pub fn find_start_tile(frame: &Mat, model: &ColourModel) -> opencv::Result<Optio
         Point::new(0, 0),
     )?;
     let min_area = f64::from(w) * f64::from(h) * 0.0005;
-    let mut best: Option<(f64, Vector<Point>)> = None;
-    for c in contours.iter() {
-        let area = imgproc::contour_area(&c, false)?;
-        if area > min_area && best.as_ref().is_none_or(|(a, _)| area > *a) {
-            best = Some((area, c));
-        }
-    }
-    let Some((_, blob)) = best else {
+    let Some((chosen, bounds)) = tile_blobs(&contours, min_area)? else {
         return Ok(None);
     };
-    let bounds = imgproc::bounding_rect(&blob)?;
     let mut region =
         Mat::new_rows_cols_with_default(h, w, CV_8UC1, opencv::core::Scalar::all(0.0))?;
-    let mut polys = Vector::<Vector<Point>>::new();
-    polys.push(blob);
     imgproc::fill_poly(
         &mut region,
-        &polys,
+        &chosen,
         opencv::core::Scalar::all(255.0),
         imgproc::LINE_8,
         0,
@@ -291,6 +281,48 @@ pub fn find_start_tile(frame: &Mat, model: &ColourModel) -> opencv::Result<Optio
         }
     }
     Ok(pick.1)
+}
+
+/// The blobs of the start tile and their bounds: the biggest, with every blob of at least a
+/// quarter of `min_area` lying within a third of its size (a road or wall of the table's own
+/// colour may cut the tile into parts wider apart than the mask was grown). `None` when nothing
+/// is big.
+fn tile_blobs(
+    contours: &Vector<Vector<Point>>,
+    min_area: f64,
+) -> opencv::Result<Option<(Vector<Vector<Point>>, opencv::core::Rect)>> {
+    let mut blobs = Vec::new();
+    for c in contours.iter() {
+        let area = imgproc::contour_area(&c, false)?;
+        if area > min_area / 4.0 {
+            blobs.push((area, imgproc::bounding_rect(&c)?, c));
+        }
+    }
+    blobs.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let Some((area, mut union, first)) = blobs.first().cloned() else {
+        return Ok(None);
+    };
+    if area <= min_area {
+        return Ok(None);
+    }
+    let mut chosen = Vector::<Vector<Point>>::new();
+    chosen.push(first);
+    let mut taken = vec![false; blobs.len()];
+    taken[0] = true;
+    loop {
+        let reach = union.width.max(union.height) / 3;
+        let near = (1..blobs.len()).find(|&i| {
+            let r = blobs[i].1;
+            let gap_x = (r.x - (union.x + union.width)).max(union.x - (r.x + r.width));
+            let gap_y = (r.y - (union.y + union.height)).max(union.y - (r.y + r.height));
+            !taken[i] && gap_x.max(gap_y) <= reach
+        });
+        let Some(i) = near else { break };
+        taken[i] = true;
+        union |= blobs[i].1;
+        chosen.push(blobs[i].2.clone());
+    }
+    Ok(Some((chosen, union)))
 }
 
 /// How far (patch pixels, a patch side being [`PATCH_PX`]) [`relocate_start`] looks around the

@@ -7,7 +7,8 @@
 //! cells as north-up patches), [`snap`] (cell corners moved onto the tile edges seen),
 //! [`tile`] (type + rotation as probabilities), [`pennant`] (the shield detector),
 //! [`standing`] (where figures stand as evidence of the tile), [`figures`] and [`meeples`]
-//! (followers),
+//! (followers), [`viewpoint`] (where the camera is: how far a standing figure's top shows
+//! beyond its foot),
 //! [`board`] (readings made consistent with the rules: matching edges, tile counts),
 //! [`occlusion`] (which pixels a hand or arm covers, so nothing is read there),
 //! [`eval`] (accuracy and timing tables on rendered data with ground truth, [`breakdown`] by
@@ -32,3 +33,4 @@ pub mod snap;
 pub mod standing;
 pub mod terrain;
 pub mod tile;
+pub mod viewpoint;
