@@ -23,8 +23,10 @@ const GAP_SEARCH: f64 = 0.15;
 /// How much likelier than the runner-up a tile's reading must be to be committed without
 /// asking the players.
 const SURE_MARGIN: f64 = 3.0;
-/// How much better a cell's later cut must fit than the one the grid predicts to replace it.
-const CLEARLY_BETTER_FIT: f64 = 0.02;
+/// Cuts of a cell (as predicted, snapped to edges) fitting this nearly as well as the best one
+/// whose readings differ leave the reading in doubt: a snap drawn to a strong print line can
+/// move the cut onto the next tile's likeness.
+const NEARLY_AS_GOOD_FIT: f64 = 0.02;
 
 /// A tile read in a cell.
 struct Reading {
@@ -36,6 +38,9 @@ struct Reading {
     fit: f64,
     /// Picture to patch.
     to_patch: [[f64; 3]; 3],
+    /// The likeliest legal reading of another cut of the cell that fits nearly as well and
+    /// tells a different tile.
+    rival: Option<Candidate>,
 }
 
 /// `quad` moved by `offset` (in tiles, along its own sides).
@@ -109,6 +114,7 @@ impl Tracker {
                 shift,
                 fit,
                 to_patch,
+                rival,
             }) = self.read_cell(frame, pos, &quad, (patch, to_patch, mask), &model, &grey)?
             else {
                 // Table, shadow or the top of a figure on the next tile: not a tile.
@@ -140,8 +146,11 @@ impl Tracker {
                 (d.tile != c.tile || !same_for_the_rules(d.tile, d.rot, c.rot))
                     && self.allows(d, pos)
             });
-            let doubt = runner_up
-                .filter(|d| c.probability < SURE_MARGIN * d.probability)
+            let doubt = rival
+                .filter(|r| r.tile != c.tile || !same_for_the_rules(r.tile, r.rot, c.rot))
+                .or(runner_up
+                    .filter(|d| c.probability < SURE_MARGIN * d.probability)
+                    .copied())
                 .map(|d| (d.tile, d.rot));
             // The tile that appeared first was laid first; among those, the best fit.
             let key = (std::cmp::Reverse(since), fit);
@@ -239,6 +248,7 @@ impl Tracker {
         grey: &Mat,
     ) -> anyhow::Result<Option<Reading>> {
         let mut best: Option<Reading> = None;
+        let mut tops: Vec<(f64, Candidate)> = Vec::new();
         let board = self.game.board();
         let snapped = snap_to_edges(grey, quad);
         let away = Dir::ALL
@@ -274,24 +284,34 @@ impl Tracker {
                 model,
                 Some(&mask),
             )?;
-            // A later cut (snapped to edges, or moved off the grid) must fit clearly better: a
-            // snap drawn to a strong print line can move the cut onto the next tile's likeness.
-            if best
-                .as_ref()
-                .is_none_or(|b| fit > b.fit + CLEARLY_BETTER_FIT)
-            {
+            let legal = ranked.iter().find(|c| self.allows(c, pos)).copied();
+            tops.extend(legal.map(|c| (fit, c)));
+            if best.as_ref().is_none_or(|b| fit > b.fit) {
                 best = Some(Reading {
                     ranked,
                     shift,
                     fit,
                     to_patch,
+                    rival: None,
                 });
             }
             if i + 1 >= first_tries && best.as_ref().is_some_and(|b| b.fit >= MIN_FIT) {
                 break;
             }
         }
-        Ok(best.filter(|b| b.fit >= MIN_FIT))
+        let Some(mut best) = best.filter(|b| b.fit >= MIN_FIT) else {
+            return Ok(None);
+        };
+        if let Some(top) = best.ranked.iter().find(|c| self.allows(c, pos)) {
+            best.rival = tops
+                .iter()
+                .find(|(fit, c)| {
+                    best.fit - fit < NEARLY_AS_GOOD_FIT
+                        && (c.tile != top.tile || !same_for_the_rules(c.tile, c.rot, top.rot))
+                })
+                .map(|(_, c)| *c);
+        }
+        Ok(Some(best))
     }
 
     /// Reads the tile of the open turn again in a later still picture (a hand's shadow or a
