@@ -165,6 +165,11 @@ impl Tracker {
         let Some((_, pos, placement, quad, doubt, kept)) = best else {
             return Ok(revised);
         };
+        // A neighbour corrected while other cells were read may no longer fit this reading:
+        // the cell is read again at the next still picture.
+        if !self.allows(&kept[0], pos) {
+            return Ok(revised);
+        }
         let tile = kept[0].tile;
         let mut events = revised;
         if let Some((other, other_rot)) = doubt {
