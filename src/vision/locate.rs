@@ -283,10 +283,14 @@ pub fn find_start_tile(frame: &Mat, model: &ColourModel) -> opencv::Result<Optio
     Ok(pick.1)
 }
 
-/// The blobs of the start tile and their bounds: the biggest, with every blob of at least a
-/// quarter of `min_area` lying within a third of its size (a road or wall of the table's own
-/// colour may cut the tile into parts wider apart than the mask was grown). `None` when nothing
-/// is big.
+/// The smallest share of the start tile's biggest part another part has (the field strip below
+/// the start tile's road is about a third of it).
+const PART_OF_TILE: f64 = 0.1;
+
+/// The blobs of the start tile and their bounds: the biggest, with every blob of at least
+/// [`PART_OF_TILE`] of its area lying within a third of its size (a road or wall of the table's
+/// own colour may cut the tile into parts wider apart than the mask was grown). `None` when
+/// nothing is big.
 fn tile_blobs(
     contours: &Vector<Vector<Point>>,
     min_area: f64,
@@ -305,6 +309,8 @@ fn tile_blobs(
     if area <= min_area {
         return Ok(None);
     }
+    // Specks of the table's pattern, grown with the mask, are no part of it.
+    blobs.retain(|b| b.0 >= area * PART_OF_TILE);
     let mut chosen = Vector::<Vector<Point>>::new();
     chosen.push(first);
     let mut taken = vec![false; blobs.len()];
