@@ -492,8 +492,7 @@ fn a_follower_is_read_where_it_stands_however_the_camera_looks_at_it() {
             let (_, blobs) = enrolment
                 .find(&patch, &ColourModel::default(), 0.03)
                 .unwrap();
-            let middle = [f64::from(pos.x) + 0.5, f64::from(pos.y) + 0.5];
-            let rise = viewpoint.rise(middle);
+            let rise = viewpoint.rise_at_cell(*pos);
             let read = read_followers(&blobs, MARGIN_PX, [0.0, 0.0], tile.tile, tile.rot, rise);
             assert_eq!(read.len(), 1, "view {v}, cell {pos:?}: {read:?}");
             let want = if tile.tile == t {

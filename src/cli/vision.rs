@@ -478,8 +478,7 @@ fn followers(
         let (patch, to_patch) = quad_patch(img, &l.quad, MARGIN_PX)?;
         let back = invert_homography(&to_patch);
         let (_, blobs) = enrolment.find(&patch, colours, 0.03)?;
-        let middle = [f64::from(l.pos.x) + 0.5, f64::from(l.pos.y) + 0.5];
-        let rise = viewpoint.map_or([0.0, 0.0], |v| v.rise(middle));
+        let rise = viewpoint.map_or([0.0, 0.0], |v| v.rise_at_cell(l.pos));
         for f in read_followers(&blobs, MARGIN_PX, [0.0, 0.0], c.tile, c.rot, rise) {
             out.push(SeenFollower {
                 colour: players[f.colour],

@@ -415,9 +415,7 @@ impl Tracker {
             return Ok([0.0, 0.0]);
         };
         let viewpoint = Viewpoint::from_cells(&self.quads, calib.size)?;
-        Ok(viewpoint.map_or([0.0, 0.0], |v| {
-            v.rise([f64::from(pos.x) + 0.5, f64::from(pos.y) + 0.5])
-        }))
+        Ok(viewpoint.map_or([0.0, 0.0], |v| v.rise_at_cell(pos)))
     }
 
     fn close_turn(&mut self) -> anyhow::Result<()> {

@@ -228,8 +228,7 @@ pub fn evaluate_tiles(
             let (ranked, shift, _) =
                 recognizer.recognize_located(&patch, MARGIN_PX as usize, &model, Some(&figures))?;
             // Followers, read on the true tile so that this stage is measured on its own.
-            let middle = [f64::from(cell.x) + 0.5, f64::from(cell.y) + 0.5];
-            let rise = viewpoint.map_or([0.0, 0.0], |v| v.rise(middle));
+            let rise = viewpoint.map_or([0.0, 0.0], |v| v.rise_at_cell(cell));
             let seen = read_followers(&blobs, MARGIN_PX, shift, id, rot, rise);
             let here: Vec<_> = frame
                 .truth

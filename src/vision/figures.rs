@@ -127,28 +127,18 @@ impl Enrolment {
                 centroid: [cx, cy],
                 cut_below: top + height >= h,
                 area: area as usize,
-                spread: [0.0; 3],
             });
         }
         let labels = labels.data_typed::<i32>()?.to_vec();
         // Each blob takes the colour most of its pixels are nearest to.
         for b in &mut blobs {
             let mut votes = vec![0usize; self.colours.len()];
-            let mut spread = [0.0f64; 3];
             for (k, &l) in labels.iter().enumerate() {
-                if l == b.label {
-                    if nearest[k] < votes.len() {
-                        votes[nearest[k]] += 1;
-                    }
-                    let dx = (k % w as usize) as f64 - b.centroid[0];
-                    let dy = (k / w as usize) as f64 - b.centroid[1];
-                    spread[0] += dx * dx;
-                    spread[1] += dy * dy;
-                    spread[2] += dx * dy;
+                if l == b.label && nearest[k] < votes.len() {
+                    votes[nearest[k]] += 1;
                 }
             }
             b.colour = (0..votes.len()).max_by_key(|&i| votes[i]).unwrap_or(0);
-            b.spread = spread.map(|v| v / b.area.max(1) as f64);
         }
         let out = mask.data_bytes_mut()?;
         for (m, &l) in out.iter_mut().zip(&labels) {
@@ -176,6 +166,4 @@ pub struct Blob {
     pub cut_below: bool,
     /// Pixels.
     pub area: usize,
-    /// Its second moments about the centre (patch pixels squared): x x, y y and x y.
-    pub spread: [f64; 3],
 }

@@ -117,11 +117,9 @@ impl Viewpoint {
         [(base[0] - self.nadir[0]) * k, (base[1] - self.nadir[1]) * k]
     }
 
-    /// [`Viewpoint::rise`] for a figure in the middle of cell `pos`, in the pixels of a patch
-    /// showing a tile side as `side` pixels.
-    pub fn rise_in_patch(&self, pos: Pos, side: f64) -> [f64; 2] {
-        let r = self.rise([f64::from(pos.x) + 0.5, f64::from(pos.y) + 0.5]);
-        [r[0] * side, r[1] * side]
+    /// [`Viewpoint::rise`] for a figure in the middle of cell `pos`.
+    pub fn rise_at_cell(&self, pos: Pos) -> [f64; 2] {
+        self.rise([f64::from(pos.x) + 0.5, f64::from(pos.y) + 0.5])
     }
 }
 
