@@ -1005,3 +1005,31 @@ fn the_occlusion_mask_refuses_frames_it_cannot_compare() {
     let tiny = Occlusion::new(&grey(3, 5, CV_8UC3)).unwrap();
     assert_eq!(count_px(&tiny.mask(&grey(3, 5, CV_8UC3)).unwrap()), 0.0);
 }
+
+#[test]
+fn empty_cells_of_a_grained_table_printed_like_the_city_look_empty() {
+    use meeplecam::camera::FrameSource;
+    use meeplecam::sim::game::film_game;
+    use meeplecam::vision::locate::{looks_empty, predict, table_colours_near};
+    use meeplecam::vision::rectify::{quad_patch, MARGIN_PX};
+    use std::collections::HashMap;
+    // A filmed game (eval track's seed 2100 game 12) on brown wood whose grain shades from dark
+    // to light stripes, the start tile's city printed in much the same brown: the shades
+    // between the two stripes' colours lie nearer the city than either.
+    let mut source = film_game(2100 * 7_919 + 12, 30, 5.0).unwrap().source;
+    let frame = source.next_frame().unwrap().expect("a setup frame").image;
+    let start = source.truth().expect("simulated truth").tiles[0].corners_px;
+    let mut colours = ColourModel::default();
+    let (patch, _) = quad_patch(&frame, &start, 0).unwrap();
+    colours.calibrate(&patch, "D", Rotation::R0).unwrap();
+    let table = table_colours_near(&frame, &start).unwrap();
+    let found = HashMap::from([(Pos::new(0, 0), start)]);
+    for pos in [(0, -1), (1, 0), (0, 1), (-1, 0)].map(|(x, y)| Pos::new(x, y)) {
+        let quad = predict(&found, pos).unwrap();
+        let (cell, _) = quad_patch(&frame, &quad, MARGIN_PX).unwrap();
+        assert!(
+            looks_empty(&cell, &colours, &table, None).unwrap(),
+            "{pos:?} looks like a tile"
+        );
+    }
+}

@@ -107,14 +107,18 @@ impl Tracker {
                     for at in feet {
                         clear &= whole || still(&around(&quad, at))?;
                     }
-                    // Figures of neighbouring tiles reaching in say nothing of this one; a
-                    // glimpse of the whole cell still is not replaced by one of a part of it.
-                    let kept = self
-                        .glimpsed
-                        .get(&pos)
-                        .is_some_and(|g| g.during == self.settled && g.whole);
-                    if clear && !seen.followers.is_empty() && (whole || !kept) {
-                        self.glimpsed.insert(pos, seen);
+                    // Figures of neighbouring tiles reaching in say nothing of this one. The
+                    // glimpses since the last still picture are all kept (the tile under a
+                    // figure may read differently from one to the next: each is matched with
+                    // the tile committed later), but one of the whole cell still outweighs
+                    // those of a part of it.
+                    if clear && !seen.followers.is_empty() {
+                        let settled = self.settled;
+                        let kept = self.glimpsed.entry(pos).or_default();
+                        kept.retain(|g| g.during == settled && (g.whole || !whole));
+                        if whole || !kept.iter().any(|g| g.whole) {
+                            kept.push(seen);
+                        }
                     }
                 }
                 Some(Seen::Bare(ranked)) => {
@@ -223,14 +227,17 @@ impl Tracker {
         let Some((pos, _)) = self.open_without_follower() else {
             return Ok(None);
         };
-        let Some(seen) = self.glimpsed.remove(&pos) else {
+        let Some(sightings) = self.glimpsed.remove(&pos) else {
             return Ok(None);
         };
-        let placed = self.game.board().get(pos).copied();
-        let same = placed.is_some_and(|p| p.tile == seen.tile && p.placement.rot == seen.rot);
-        if !same || seen.during != self.settled {
+        let Some(placed) = self.game.board().get(pos).copied() else {
             return Ok(None);
-        }
+        };
+        let Some(seen) = sightings.iter().rev().find(|g| {
+            g.tile == placed.tile && g.rot == placed.placement.rot && g.during == self.settled
+        }) else {
+            return Ok(None);
+        };
         self.deploy_mine(&seen.followers, true)
     }
 
@@ -253,5 +260,83 @@ impl Tracker {
             ranked,
             shift,
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::{PlayerEntry, TurnEntry};
+    use crate::rules::{catalogue, Colour, FeatureKind};
+
+    /// Ann has just laid a city cap on the start tile's city (closing it), the tracker saw her
+    /// follower on it only in glimpses, and the tile under the follower read differently from
+    /// one glimpse to the next.
+    fn cap_closing_the_start_city(glimpsed_as: &[&str]) -> Tracker {
+        let players = ["Ann", "Bob"]
+            .iter()
+            .zip(Colour::ALL)
+            .map(|(n, colour)| PlayerEntry {
+                name: n.to_string(),
+                colour,
+            })
+            .collect();
+        let mut tracker = Tracker::new(players, None).unwrap();
+        let pos = Pos::new(0, -1);
+        let cap = TurnEntry {
+            player: Some("Ann".into()),
+            tile: "E".into(),
+            at: Some(pos),
+            rot: Some(180),
+            follower: None,
+            flock: Vec::new(),
+            extra: None,
+            discard: false,
+            wheel: None,
+        };
+        tracker.restore(vec![cap]).unwrap();
+        tracker
+            .quads
+            .insert(pos, [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]);
+        let knight = FollowerRead {
+            colour: 0,
+            port: "S".parse().unwrap(),
+            kind: FeatureKind::City,
+            lying: false,
+            foot: [0.0, 0.0],
+            doubt: None,
+        };
+        let sightings = glimpsed_as
+            .iter()
+            .map(|name| Sighting {
+                tile: catalogue().tile_id(name).unwrap(),
+                rot: Rotation::R180,
+                followers: vec![knight],
+                during: 0,
+                whole: false,
+            })
+            .collect();
+        tracker.glimpsed.insert(pos, sightings);
+        tracker
+    }
+
+    #[test]
+    fn a_follower_glimpsed_on_the_committed_reading_counts_though_a_later_glimpse_read_another() {
+        let mut tracker = cap_closing_the_start_city(&["E", "F"]);
+        assert_eq!(
+            tracker.recall_glimpse().unwrap(),
+            Some(Event::Follower { port: "S".into() })
+        );
+        // The two-tile city, closed, is Ann's: 4 points.
+        let scores = tracker.record().replay().unwrap().game.scores().to_vec();
+        assert_eq!(scores, [4, 0]);
+    }
+
+    #[test]
+    fn a_follower_glimpsed_only_on_other_readings_does_not_count() {
+        let mut tracker = cap_closing_the_start_city(&["F", "B"]);
+        assert_eq!(tracker.recall_glimpse().unwrap(), None);
+        let scores = tracker.record().replay().unwrap().game.scores().to_vec();
+        assert_eq!(scores, [0, 0]);
     }
 }

@@ -125,8 +125,8 @@ pub struct Tracker {
     open: Option<TurnEntry>,
     /// The drawn tile, seen off the board.
     in_hand: Option<crate::rules::TileId>,
-    /// New tiles with a figure on them glimpsed while hands moved, by cell.
-    glimpsed: HashMap<Pos, glimpse::Sighting>,
+    /// New tiles with a figure on them glimpsed while hands moved, by cell, oldest first.
+    glimpsed: HashMap<Pos, Vec<glimpse::Sighting>>,
     /// New tiles glimpsed with no figure on them while hands moved: their readings, and the
     /// still pictures read before (a glimpse counts only until the next).
     bare: HashMap<Pos, (Vec<crate::vision::tile::Candidate>, u64)>,
@@ -343,6 +343,7 @@ impl Tracker {
                     colours,
                 });
                 self.quads.insert(Pos::new(0, 0), start);
+                self.remember_empty_looks(frame, Pos::new(0, 0), true)?;
                 events.push(Event::Registered);
             }
             return Ok(events);

@@ -27,6 +27,9 @@ const SURE_MARGIN: f64 = 3.0;
 /// whose readings differ leave the reading in doubt: a snap drawn to a strong print line can
 /// move the cut onto the next tile's likeness.
 const NEARLY_AS_GOOD_FIT: f64 = 0.02;
+/// A cut whose likeliest reading the rules allow is less likely than this may have missed the
+/// tile: the cell is cut again around it.
+const UNEXPLAINED: f64 = 1e-3;
 
 /// A tile read in a cell.
 struct Reading {
@@ -194,21 +197,7 @@ impl Tracker {
         // The cells this tile opens: remember how they look now, before anything lands there
         // (unless something already has: the next player's tile, laid before the table was
         // still, is read in this same picture).
-        for d in Dir::ALL {
-            let next = pos.step(d);
-            if self.game.board().is_occupied(next) || self.frontier_looks.contains_key(&next) {
-                continue;
-            }
-            if let Some(q) = self.predicted(next) {
-                if inside(&q, frame) {
-                    let (patch, _) = quad_patch(frame, &q, MARGIN_PX)?;
-                    let (mask, _) = self.enrolment.find(&patch, &model, 0.03)?;
-                    if looks_empty(&patch, &model, &table, Some(&mask))? {
-                        self.frontier_looks.insert(next, cell_middle(&patch)?);
-                    }
-                }
-            }
-        }
+        self.remember_empty_looks(frame, pos, false)?;
         let name = cat.tile(tile).name.clone();
         self.open = Some(TurnEntry {
             player: Some(
@@ -236,12 +225,43 @@ impl Tracker {
         Ok(events)
     }
 
+    /// Remembers how the empty cells next to `pos` look in `frame`, so that a tile laid there
+    /// later shows as a change. Unless `known_empty` (the setup picture, showing the start tile
+    /// alone), only cells that look like the table count.
+    pub(super) fn remember_empty_looks(
+        &mut self,
+        frame: &Mat,
+        pos: Pos,
+        known_empty: bool,
+    ) -> anyhow::Result<()> {
+        let Some(calib) = &self.calibration else {
+            return Ok(());
+        };
+        let (model, table) = (calib.colours.clone(), calib.table);
+        for d in Dir::ALL {
+            let next = pos.step(d);
+            if self.game.board().is_occupied(next) || self.frontier_looks.contains_key(&next) {
+                continue;
+            }
+            let Some(q) = self.predicted(next).filter(|q| inside(q, frame)) else {
+                continue;
+            };
+            let (patch, _) = quad_patch(frame, &q, MARGIN_PX)?;
+            let (mask, _) = self.enrolment.find(&patch, &model, 0.03)?;
+            if known_empty || looks_empty(&patch, &model, &table, Some(&mask))? {
+                self.frontier_looks.insert(next, cell_middle(&patch)?);
+            }
+        }
+        Ok(())
+    }
+
     /// Reads a new tile in cell `pos`, cut from `quad` as `cut` (patch, picture to patch,
     /// figure mask). The cell is also read where its corners snap onto the edges the picture
     /// shows (the predicted grid is often a fifth of a tile off far from the start tile), and
     /// the better fit kept: a checked cloth has straight edges too. A tile laid with a gap to
-    /// its neighbours lies further off than the recogniser searches, so when nothing fits, the
-    /// cell is cut again a little off towards each empty neighbour (never towards a laid tile:
+    /// its neighbours lies further off than the recogniser searches, so when nothing fits (or
+    /// nothing the rules allow there: the one tile the cut fits is used up), the cell is cut
+    /// again a little off towards each empty neighbour (never towards a laid tile:
     /// a figure standing there would read as a tile).
     fn read_cell(
         &self,
@@ -300,7 +320,7 @@ impl Tracker {
                     rival: None,
                 });
             }
-            if i + 1 >= first_tries && best.as_ref().is_some_and(|b| b.fit >= MIN_FIT) {
+            if i + 1 >= first_tries && best.as_ref().is_some_and(|b| self.explains(b, pos)) {
                 break;
             }
         }
@@ -317,6 +337,16 @@ impl Tracker {
                 .map(|(_, c)| *c);
         }
         Ok(Some(best))
+    }
+
+    /// Whether reading `r` fits as a tile and some reading the rules allow at `pos` is not
+    /// unlikely: otherwise the cut may have missed the tile.
+    fn explains(&self, r: &Reading, pos: Pos) -> bool {
+        r.fit >= MIN_FIT
+            && r.ranked
+                .iter()
+                .find(|c| self.allows(c, pos))
+                .is_some_and(|c| c.probability >= UNEXPLAINED)
     }
 
     /// Reads the tile of the open turn again in a later still picture (a hand's shadow or a

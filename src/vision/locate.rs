@@ -121,12 +121,6 @@ fn dist2(a: &[f32; 3], b: &[f32; 3]) -> f32 {
     (0..3).map(|c| (a[c] - b[c]).powi(2)).sum()
 }
 
-/// Squared distance from a pixel to the nearer table colour.
-fn table_distance2(p: [u8; 3], table: &[[f32; 3]; 2]) -> f32 {
-    let q = [f32::from(p[0]), f32::from(p[1]), f32::from(p[2])];
-    dist2(&q, &table[0]).min(dist2(&q, &table[1]))
-}
-
 /// Squared distance from a pixel to the nearest mix of the two table colours, a little lighter
 /// or darker (the edges of checks and grain, under uneven light).
 fn blend_distance2(p: [u8; 3], table: &[[f32; 3]; 2]) -> f32 {
@@ -562,8 +556,9 @@ fn fits_neighbours(candidates: &[Candidate], pos: Pos, found: &[Located]) -> boo
         })
 }
 
-/// Whether the middle of a cell patch (cut with `MARGIN_PX`) shows mostly table (pixels nearer the table colour than
-/// any terrain), not counting figures.
+/// Whether the middle of a cell patch (cut with `MARGIN_PX`) shows mostly table (pixels nearer
+/// the table's colours, or a mix of them as grain shades from one to the other, than any
+/// terrain), not counting figures.
 pub fn looks_empty(
     patch: &Mat,
     model: &ColourModel,
@@ -590,7 +585,7 @@ pub fn looks_empty(
             }
             let i = (y * w + x) * 3;
             let p = [bytes[i], bytes[i + 1], bytes[i + 2]];
-            let d = table_distance2(p, table);
+            let d = blend_distance2(p, table);
             all += 1;
             if d < model.nearest_distance2(p) {
                 table_px += 1;
