@@ -371,20 +371,43 @@ fn a_tile_laid_before_any_still_picture_after_setup_is_read_from_itself() {
     );
 }
 
+/// Tracks a whole filmed game (`film_game`'s seed) from its frames.
+fn track_film(seed: u64) -> (meeplecam::record::Record, Tracker) {
+    use meeplecam::camera::FrameSource;
+    use meeplecam::sim::game::film_game;
+    let film = film_game(seed, 30, 5.0).unwrap();
+    let mut source = film.source;
+    let mut tracker = Tracker::new(film.record.players.clone(), None).unwrap();
+    while let Some(frame) = source.next_frame().unwrap() {
+        tracker.feed_at(&frame.image, Some(frame.time_s)).unwrap();
+    }
+    (film.record, tracker)
+}
+
+#[test]
+fn a_tile_laid_against_a_neighbour_off_the_grid_is_read_in_its_turn() {
+    // A filmed game (seed 2100, game 18) on a checked cloth whose row of tiles at y = -1 was
+    // laid ever further west of the grid the board around fits: the 26th tile, E at (5, -1)
+    // against its western neighbour, lies a sixth of a tile west of that grid. It was not read
+    // until three turns later, out of turn (and the game's last two tiles never).
+    let (truth, tracker) = track_film(2100 * 7_919 + 18);
+    let at = Some(Pos::new(5, -1));
+    let laid = |turns: &[meeplecam::record::TurnEntry]| {
+        turns
+            .iter()
+            .position(|t| t.at == at)
+            .map(|i| (i, turns[i].tile.clone()))
+    };
+    assert_eq!(laid(&tracker.turns()), laid(&truth.turns));
+}
+
 #[test]
 fn a_tile_pushed_off_its_cell_under_a_farmer_is_read_where_it_lies() {
     // A filmed game (seed 1300, game 10) whose 19th tile, F, lies an eighth of a tile off the
     // grid at the board's edge, its north field hidden under the farmer: the cut the grid
     // predicts misses it, and the only tile that cut fits (C, all city) is used up. It was
     // committed as R, silently.
-    use meeplecam::camera::FrameSource;
-    use meeplecam::sim::game::film_game;
-    let film = film_game(1300 * 7_919 + 10, 30, 5.0).unwrap();
-    let mut source = film.source;
-    let mut tracker = Tracker::new(film.record.players.clone(), None).unwrap();
-    while let Some(frame) = source.next_frame().unwrap() {
-        tracker.feed_at(&frame.image, Some(frame.time_s)).unwrap();
-    }
+    let (_, tracker) = track_film(1300 * 7_919 + 10);
     let at = Pos::new(5, 0);
     let laid = tracker.turns().into_iter().find(|t| t.at == Some(at));
     let asked = tracker.questions().iter().any(|q| q.contains("at (5, 0)"));
@@ -394,4 +417,49 @@ fn a_tile_pushed_off_its_cell_under_a_farmer_is_read_where_it_lies() {
         "read {read:?} without asking: {:?}",
         tracker.questions()
     );
+}
+
+#[test]
+fn a_follower_scored_right_after_the_camera_is_bumped_is_committed() {
+    let mut table = Table::new();
+    let start = tile("D", 0, 0, Rotation::R0);
+    let mut tracker = Tracker::new(players(), None).unwrap();
+    let setup = table.shoot(&[start], &[], None);
+    feed(&mut tracker, &setup, 5);
+
+    // Ann closes the start tile's city with a cap; the first still picture shows it.
+    let cap = tile("E", 0, -1, Rotation::R180);
+    let reaching = table.shoot(&[start, cap], &[], Some(arm(400.0, 300.0)));
+    feed(&mut tracker, &reaching, 1);
+    let laid = table.shoot(&[start, cap], &[], None);
+    feed(&mut tracker, &laid, 5);
+    assert_eq!(tracker.turns().len(), 1);
+
+    // Someone knocks the camera (the picture moves by a quarter of a tile) as Ann reaches for
+    // a follower; she puts it on the city, scores it and takes it back, her arm never still.
+    table.camera = Camera::overhead([1280, 720], 60.0, [22.75, 32.75], 420.0);
+    let bumped = table.shoot(&[start, cap], &[], Some(arm(20.0, 120.0)));
+    tracker.feed(&bumped).unwrap();
+    let meeple = MeepleOnTable::on(&cap, "S".parse().unwrap(), Colour::Red, Figure::Normal, 0.1)
+        .expect("a follower spot on the city");
+    for (k, x) in [60.0, 120.0, 180.0, 240.0].into_iter().enumerate() {
+        let frame = table.shoot(
+            &[start, cap],
+            &[meeple],
+            Some(arm(x, 120.0 + 40.0 * k as f64)),
+        );
+        tracker.feed(&frame).unwrap();
+    }
+    for x in [300.0, 200.0, 100.0] {
+        let frame = table.shoot(&[start, cap], &[], Some(arm(x, 200.0)));
+        tracker.feed(&frame).unwrap();
+    }
+    let still = table.shoot(&[start, cap], &[], None);
+    feed(&mut tracker, &still, 5);
+
+    let record = tracker.into_record().unwrap();
+    assert_eq!(record.turns.len(), 1);
+    let follower = record.turns[0].follower.as_ref();
+    assert_eq!(follower.map(|f| f.port.as_str()), Some("S"));
+    assert_eq!(record.replay().unwrap().game.scores(), &[4, 0]);
 }

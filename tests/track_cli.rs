@@ -95,3 +95,53 @@ fn killing_the_tracker_mid_game_loses_no_committed_turn() {
         .expect("the resumed game follows the rules");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn an_unreadable_image_in_a_folder_is_passed_over_and_the_game_kept() {
+    use meeplecam::camera::FrameSource;
+    use meeplecam::sim::game::film_game;
+    let dir = scratch("folder");
+    let frames = dir.join("frames");
+    std::fs::create_dir_all(&frames).unwrap();
+    // A short filmed game written out as images (at the 10 frames/s an image folder plays),
+    // one of them in the middle torn to junk.
+    let film = film_game(4, 3, 10.0).unwrap();
+    let mut source = film.source;
+    let mut written = 0;
+    while let Some(frame) = source.next_frame().unwrap() {
+        let path = frames.join(format!("{:05}.png", frame.index));
+        opencv::imgcodecs::imwrite(
+            path.to_str().unwrap(),
+            &frame.image,
+            &opencv::core::Vector::new(),
+        )
+        .unwrap();
+        written += 1;
+    }
+    let torn = frames.join(format!("{:05}.png", written / 2));
+    std::fs::write(&torn, b"\x89PNG not really").unwrap();
+    let players: Vec<String> = film
+        .record
+        .players
+        .iter()
+        .map(|p| format!("{}:{}", p.name, p.colour))
+        .collect();
+
+    let out_path = dir.join("game.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_meeplecam"))
+        .args(["track", "--players", &players.join(","), "--source"])
+        .arg(&frames)
+        .arg("--record-out")
+        .arg(&out_path)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(&format!("{:05}.png", written / 2)),
+        "the torn image is named: {stderr}"
+    );
+    let tracked = Record::from_json(&std::fs::read_to_string(&out_path).unwrap()).unwrap();
+    assert_eq!(laid(&tracked.turns), laid(&film.record.turns));
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -1012,7 +1012,7 @@ fn empty_cells_of_a_grained_table_printed_like_the_city_look_empty() {
     use meeplecam::sim::game::film_game;
     use meeplecam::vision::locate::{looks_empty, predict, table_colours_near};
     use meeplecam::vision::rectify::{quad_patch, MARGIN_PX};
-    use std::collections::HashMap;
+    use std::collections::BTreeMap;
     // A filmed game (eval track's seed 2100 game 12) on brown wood whose grain shades from dark
     // to light stripes, the start tile's city printed in much the same brown: the shades
     // between the two stripes' colours lie nearer the city than either.
@@ -1023,7 +1023,7 @@ fn empty_cells_of_a_grained_table_printed_like_the_city_look_empty() {
     let (patch, _) = quad_patch(&frame, &start, 0).unwrap();
     colours.calibrate(&patch, "D", Rotation::R0).unwrap();
     let table = table_colours_near(&frame, &start).unwrap();
-    let found = HashMap::from([(Pos::new(0, 0), start)]);
+    let found = BTreeMap::from([(Pos::new(0, 0), start)]);
     for pos in [(0, -1), (1, 0), (0, 1), (-1, 0)].map(|(x, y)| Pos::new(x, y)) {
         let quad = predict(&found, pos).unwrap();
         let (cell, _) = quad_patch(&frame, &quad, MARGIN_PX).unwrap();

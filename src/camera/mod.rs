@@ -130,18 +130,19 @@ impl FrameSource for ImageFolder {
         let Some(path) = self.files.get(self.index) else {
             return Ok(None);
         };
+        // An image that cannot be read is passed over: the next call goes on with the next.
+        let index = self.index;
+        self.index += 1;
         let name = path.to_str().context("image path is not UTF-8")?;
         let image = imgcodecs::imread(name, imgcodecs::IMREAD_COLOR)?;
         if image.empty() {
             bail!("cannot decode image {}", path.display());
         }
-        let frame = CameraFrame {
+        Ok(Some(CameraFrame {
             image,
-            index: self.index as u64,
-            time_s: self.index as f64 / self.fps,
-        };
-        self.index += 1;
-        Ok(Some(frame))
+            index: index as u64,
+            time_s: index as f64 / self.fps,
+        }))
     }
 
     fn describe(&self) -> String {

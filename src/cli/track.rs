@@ -89,10 +89,17 @@ pub struct Followed {
     pub record: Record,
     /// Questions the players would have been asked.
     pub questions: Vec<String>,
+    /// Frames that could not be read or tracked, and why (each passed over).
+    pub troubles: Vec<String>,
 }
 
+/// The most frames in a row a recorded source may fail to give before the run stops.
+const MOST_BAD_FRAMES_IN_A_ROW: usize = 50;
+
 /// Feeds every frame of `source` to `session` until the source ends or `stop` is set; a live
-/// source's outages are reported and waited out.
+/// source's outages are reported and waited out. A recorded frame that cannot be read, or a
+/// frame the tracker fails on, is reported and passed over (the game so far is kept); only a
+/// long run of unreadable frames stops it.
 pub fn follow(
     session: &mut Session,
     source: &mut dyn FrameSource,
@@ -100,7 +107,15 @@ pub fn follow(
     stop: &AtomicBool,
 ) -> anyhow::Result<Followed> {
     let mut events = Vec::new();
+    let mut troubles: Vec<String> = Vec::new();
+    let mut trouble = |what: String| {
+        if report == Report::Lines {
+            eprintln!("{what}");
+        }
+        troubles.push(what);
+    };
     let mut outage = false;
+    let mut bad_in_a_row = 0;
     while !stop.load(Ordering::Relaxed) {
         let frame = match source.next_frame() {
             Ok(Some(frame)) => frame,
@@ -112,13 +127,23 @@ pub fn follow(
                 outage = true;
                 continue;
             }
+            Err(e) if bad_in_a_row < MOST_BAD_FRAMES_IN_A_ROW => {
+                bad_in_a_row += 1;
+                trouble(format!("a frame was passed over: {e:#}"));
+                continue;
+            }
             Err(e) => return Err(e.context("reading frames")),
         };
         outage = false;
-        for event in session
-            .feed(&frame.image, Some(frame.time_s))
-            .context("tracking")?
-        {
+        bad_in_a_row = 0;
+        let fed = match session.feed(&frame.image, Some(frame.time_s)) {
+            Ok(fed) => fed,
+            Err(e) => {
+                trouble(format!("frame {} could not be tracked: {e:#}", frame.index));
+                continue;
+            }
+        };
+        for event in fed {
             if report == Report::Lines {
                 println!("frame {:>5}: {}", frame.index, describe(session, &event));
             }
@@ -129,6 +154,7 @@ pub fn follow(
         events,
         record: session.tracker().record(),
         questions: session.tracker().questions().to_vec(),
+        troubles,
     })
 }
 
@@ -239,7 +265,12 @@ pub fn run(args: TrackArgs) -> Result<(), Failure> {
             .collect();
         println!(
             "{:#}",
-            json!({"events": events, "questions": followed.questions, "turns": record.turns.len()})
+            json!({
+                "events": events,
+                "questions": followed.questions,
+                "troubles": followed.troubles,
+                "turns": record.turns.len()
+            })
         );
     } else {
         for q in &followed.questions {

@@ -4,7 +4,7 @@
 //! move further than far ones (parallax). The whole picture's shift is measured first; then each
 //! tile's own neighbourhood is compared again, already shifted, to find what is left over.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use opencv::core::{Mat, Point2d, Rect, Size, CV_32F};
 use opencv::imgproc;
@@ -24,14 +24,14 @@ const MOST_RESIDUAL: f64 = 0.3;
 
 /// Moves every quad in `quads` as the picture moved from `before` to `now` (grey, `CV_32F`, the
 /// same size). Returns whether the camera moved at all.
-pub fn follow(before: &Mat, now: &Mat, quads: &mut HashMap<Pos, Quad>) -> opencv::Result<bool> {
+pub fn follow(before: &Mat, now: &Mat, quads: &mut BTreeMap<Pos, Quad>) -> opencv::Result<bool> {
     let mut response = 0.0f64;
     let global =
         imgproc::phase_correlate(before, now, &opencv::core::no_array(), Some(&mut response))?;
     if response <= MIN_RESPONSE || global.x.hypot(global.y) <= MIN_SHIFT_PX {
         return Ok(false);
     }
-    let own: HashMap<Pos, [f64; 2]> = quads
+    let own: BTreeMap<Pos, [f64; 2]> = quads
         .iter()
         .filter_map(|(&pos, quad)| {
             own_shift(before, now, quad, global)
@@ -52,7 +52,7 @@ pub fn follow(before: &Mat, now: &Mat, quads: &mut HashMap<Pos, Quad>) -> opencv
 
 /// The median shift of the tiles measured in the 3×3 cells around `pos` (one tile's window may
 /// hold a figure that moved, or a new tile beside it).
-fn smoothed(own: &HashMap<Pos, [f64; 2]>, pos: Pos) -> Option<[f64; 2]> {
+fn smoothed(own: &BTreeMap<Pos, [f64; 2]>, pos: Pos) -> Option<[f64; 2]> {
     let mut near: Vec<[f64; 2]> = (-1..=1)
         .flat_map(|dy| (-1..=1).map(move |dx| Pos::new(pos.x + dx, pos.y + dy)))
         .filter_map(|p| own.get(&p).copied())

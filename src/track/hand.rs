@@ -1,7 +1,7 @@
 //! The tile in hand: a drawn tile shown off the board, read so the overlay can show where it
 //! may go before it is laid.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use opencv::core::Mat;
 
@@ -44,7 +44,7 @@ impl Tracker {
         if fit < MIN_FIT {
             return Ok(None);
         }
-        let mut by_type: HashMap<TileId, f64> = HashMap::new();
+        let mut by_type: BTreeMap<TileId, f64> = BTreeMap::new();
         for c in ranked.iter().filter(|c| self.game.remaining(c.tile) > 0) {
             *by_type.entry(c.tile).or_default() += c.probability;
         }

@@ -16,7 +16,7 @@ mod revise;
 pub mod session;
 mod tiles;
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use opencv::core::{Mat, Size};
 use opencv::imgproc;
@@ -42,6 +42,14 @@ const MOTION_PIXEL_LEVEL: f64 = 10.0;
 /// Share of pixels changed by more than [`MOTION_PIXEL_LEVEL`] above which a frame counts as
 /// moving: a dark sleeve over a dark table moves the mean little but changes a patch clearly.
 const MOTION_SHARE: f64 = 0.002;
+/// How far (pixels of the small motion picture) the whole picture must move to count as the
+/// camera moving while hands move too.
+const CAMERA_MOVE_PX: f64 = 1.0;
+/// The least share of the small picture a camera move changes.
+const CAMERA_MOVE_CHANGE: f64 = 0.02;
+/// How many times fewer pixels must differ once the picture is moved back by the measured
+/// shift for the move to be the camera's.
+const LINED_UP: f64 = 1.3;
 /// Share of a cell's middle that must change between quiet pictures for a new tile there.
 const NEW_TILE_CHANGE: f64 = 0.3;
 /// How many times a cell's texture must grow or shrink for a tile as much like the table as
@@ -99,17 +107,20 @@ pub struct Tracker {
     enrolment: Enrolment,
     recognizer: TileRecognizer,
     calibration: Option<Calibration>,
-    quads: HashMap<Pos, Quad>,
+    quads: BTreeMap<Pos, Quad>,
     /// The likeliest readings of each laid tile, the committed one first (for correction by a
     /// later neighbour).
-    readings: HashMap<Pos, Vec<crate::vision::tile::Candidate>>,
+    readings: BTreeMap<Pos, Vec<crate::vision::tile::Candidate>>,
     previous: Option<Mat>,
     last_settled: Option<Mat>,
     /// The small grey picture last read (to tell an arm reaching in).
     read_small: Option<Mat>,
+    /// The small grey picture (`CV_32F`) the cells' quads were last aligned with (to tell the
+    /// camera moving while hands still do).
+    aligned_small: Option<Mat>,
     /// Each frontier cell as it looked at the last quiet picture, to tell a new tile from
     /// a shadow or a figure leaning in from the next cell.
-    frontier_looks: HashMap<Pos, Mat>,
+    frontier_looks: BTreeMap<Pos, Mat>,
     quiet: usize,
     /// When the picture last moved (with a clock).
     last_motion_s: Option<f64>,
@@ -120,16 +131,16 @@ pub struct Tracker {
     /// Quiet pictures read so far (a clock for `first_changed`).
     settled: u64,
     /// When each frontier cell was first seen changed and not yet committed.
-    first_changed: HashMap<Pos, u64>,
+    first_changed: BTreeMap<Pos, u64>,
     turns: Vec<TurnEntry>,
     open: Option<TurnEntry>,
     /// The drawn tile, seen off the board.
     in_hand: Option<crate::rules::TileId>,
     /// New tiles with a figure on them glimpsed while hands moved, by cell, oldest first.
-    glimpsed: HashMap<Pos, Vec<glimpse::Sighting>>,
+    glimpsed: BTreeMap<Pos, Vec<glimpse::Sighting>>,
     /// New tiles glimpsed with no figure on them while hands moved: their readings, and the
     /// still pictures read before (a glimpse counts only until the next).
-    bare: HashMap<Pos, (Vec<crate::vision::tile::Candidate>, u64)>,
+    bare: BTreeMap<Pos, (Vec<crate::vision::tile::Candidate>, u64)>,
     questions: Vec<String>,
 }
 
@@ -148,7 +159,7 @@ impl Tracker {
                 .collect(),
             FIGURE_TOLERANCE,
         );
-        let mut quads = HashMap::new();
+        let mut quads = BTreeMap::new();
         if let Some(c) = &calibration {
             quads.insert(Pos::new(0, 0), c.start);
         }
@@ -161,21 +172,22 @@ impl Tracker {
             recognizer: TileRecognizer::for_set(&setup.tileset),
             calibration,
             quads,
-            readings: HashMap::new(),
+            readings: BTreeMap::new(),
             previous: None,
             last_settled: None,
             read_small: None,
-            frontier_looks: HashMap::new(),
+            aligned_small: None,
+            frontier_looks: BTreeMap::new(),
             settled: 0,
             last_motion_s: None,
             read_this_pause: false,
             asked_about: Vec::new(),
-            first_changed: HashMap::new(),
+            first_changed: BTreeMap::new(),
             quiet: 0,
             turns: Vec::new(),
             open: None,
-            glimpsed: HashMap::new(),
-            bare: HashMap::new(),
+            glimpsed: BTreeMap::new(),
+            bare: BTreeMap::new(),
             in_hand: None,
             questions: Vec::new(),
         })
@@ -230,6 +242,8 @@ impl Tracker {
             }
             _ => None,
         };
+        let mut small32 = Mat::default();
+        small.convert_to(&mut small32, opencv::core::CV_32F, 1.0, 0.0)?;
         self.previous = Some(small);
         let moving = match &diff {
             Some(d) => is_motion(d)?,
@@ -239,6 +253,15 @@ impl Tracker {
             self.quiet = 0;
             self.last_motion_s = time_s;
             self.read_this_pause = false;
+            // A camera bumped while hands still move: the cells move with the whole picture at
+            // once, so that glimpses (a follower scored and taken back before the table is
+            // still) look where the tiles now are.
+            let scale = f64::from(MOTION_WIDTH) / f64::from(frame.cols().max(1));
+            let board = board_box(&self.quads, scale);
+            if let Some(shift) = camera_moved(self.aligned_small.as_ref(), &small32, board)? {
+                self.shift_view([shift.x / scale, shift.y / scale])?;
+                self.aligned_small = Some(small32);
+            }
             return match diff {
                 Some(d) => self.glimpse(frame, &d),
                 None => Ok(Vec::new()),
@@ -264,6 +287,7 @@ impl Tracker {
         self.read_this_pause = true;
         let events = self.read_settled(frame)?;
         self.read_small = self.previous.clone();
+        self.aligned_small = Some(small32);
         Ok(events)
     }
 
@@ -397,6 +421,32 @@ impl Tracker {
             }
         }
         self.last_settled = Some(now);
+        Ok(())
+    }
+
+    /// Moves every cell, and the last still picture they were measured on, by `shift` (frame
+    /// pixels): the camera moved while hands did; the next still picture refines each tile.
+    fn shift_view(&mut self, shift: [f64; 2]) -> anyhow::Result<()> {
+        for quad in self.quads.values_mut() {
+            for p in quad.iter_mut() {
+                p[0] += shift[0];
+                p[1] += shift[1];
+            }
+        }
+        if let Some(before) = &self.last_settled {
+            let to = Mat::from_slice_2d(&[[1.0f64, 0.0, shift[0]], [0.0, 1.0, shift[1]]])?;
+            let mut moved = Mat::default();
+            imgproc::warp_affine(
+                before,
+                &mut moved,
+                &to,
+                before.size()?,
+                imgproc::INTER_LINEAR,
+                opencv::core::BORDER_REPLICATE,
+                opencv::core::Scalar::default(),
+            )?;
+            self.last_settled = Some(moved);
+        }
         Ok(())
     }
 
@@ -596,6 +646,104 @@ fn empty_record(players: &[PlayerEntry]) -> Record {
         start: None,
         turns: Vec::new(),
     }
+}
+
+/// Whether the picture moved as a whole since `aligned` (small grey pictures, `CV_32F`): the
+/// camera, not a hand. The board (`board`, the box around its cells) must line up again once
+/// moved back by the shift measured.
+fn camera_moved(
+    aligned: Option<&Mat>,
+    now: &Mat,
+    board: Option<opencv::core::Rect>,
+) -> opencv::Result<Option<opencv::core::Point2d>> {
+    let (Some(aligned), Some(board)) =
+        (aligned.filter(|a| a.size().ok() == now.size().ok()), board)
+    else {
+        return Ok(None);
+    };
+    // Windowed copies: OpenCV's phase correlation would window its inputs in place.
+    let mut window = Mat::default();
+    imgproc::create_hanning_window(&mut window, now.size()?, opencv::core::CV_32F)?;
+    let windowed = |m: &Mat| -> opencv::Result<Mat> {
+        let mut out = Mat::default();
+        opencv::core::multiply(m, &window, &mut out, 1.0, -1)?;
+        Ok(out)
+    };
+    let shift = imgproc::phase_correlate(
+        &windowed(aligned)?,
+        &windowed(now)?,
+        &opencv::core::no_array(),
+        None,
+    )?;
+    if shift.x.hypot(shift.y) < CAMERA_MOVE_PX {
+        return Ok(None);
+    }
+    // The still part of the picture lines up again once moved back; a hand moving over a
+    // still table would line up worse.
+    let to = opencv::core::Mat::from_slice_2d(&[[1.0f64, 0.0, shift.x], [0.0, 1.0, shift.y]])?;
+    let mut moved = Mat::default();
+    imgproc::warp_affine(
+        aligned,
+        &mut moved,
+        &to,
+        now.size()?,
+        imgproc::INTER_LINEAR,
+        opencv::core::BORDER_REPLICATE,
+        opencv::core::Scalar::default(),
+    )?;
+    let before = mismatched(aligned, now, board, shift)?;
+    let after = mismatched(&moved, now, board, shift)?;
+    Ok((before >= CAMERA_MOVE_CHANGE && after * LINED_UP < before).then_some(shift))
+}
+
+/// The share of pixels that differ between two small grey pictures on the board (`board`),
+/// away from the borders that a shift of the picture by `shift` uncovers.
+fn mismatched(
+    a: &Mat,
+    b: &Mat,
+    board: opencv::core::Rect,
+    shift: opencv::core::Point2d,
+) -> opencv::Result<f64> {
+    let (mx, my) = (
+        shift.x.abs().ceil() as i32 + 1,
+        shift.y.abs().ceil() as i32 + 1,
+    );
+    let inner = board & opencv::core::Rect::new(mx, my, a.cols() - 2 * mx, a.rows() - 2 * my);
+    let (w, h) = (inner.width, inner.height);
+    if w < 4 || h < 4 {
+        return Ok(0.0);
+    }
+    let mut diff = Mat::default();
+    opencv::core::absdiff(&Mat::roi(a, inner)?, &Mat::roi(b, inner)?, &mut diff)?;
+    let mut changed = Mat::default();
+    imgproc::threshold(
+        &diff,
+        &mut changed,
+        MOTION_PIXEL_LEVEL,
+        255.0,
+        imgproc::THRESH_BINARY,
+    )?;
+    let mut bytes = Mat::default();
+    changed.convert_to(&mut bytes, opencv::core::CV_8U, 1.0, 0.0)?;
+    Ok(f64::from(opencv::core::count_non_zero(&bytes)?) / f64::from(w * h))
+}
+
+/// The box around every located cell, in pixels of a picture `scale` times the frame's size.
+fn board_box(quads: &BTreeMap<Pos, Quad>, scale: f64) -> Option<opencv::core::Rect> {
+    let corners = quads.values().flatten();
+    let (mut lo, mut hi) = ([f64::MAX; 2], [f64::MIN; 2]);
+    for p in corners {
+        lo = [lo[0].min(p[0]), lo[1].min(p[1])];
+        hi = [hi[0].max(p[0]), hi[1].max(p[1])];
+    }
+    (lo[0] <= hi[0]).then(|| {
+        let (x0, y0) = (
+            (lo[0] * scale).floor() as i32,
+            (lo[1] * scale).floor() as i32,
+        );
+        let (x1, y1) = ((hi[0] * scale).ceil() as i32, (hi[1] * scale).ceil() as i32);
+        opencv::core::Rect::new(x0, y0, x1 - x0, y1 - y0)
+    })
 }
 
 /// Whether the change between two small grey pictures (`diff`, absolute) is something moving:

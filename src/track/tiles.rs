@@ -7,7 +7,7 @@ use super::revise::KEPT;
 use super::{cell_middle, changed_share, texture_changed, Event, Tracker, NEW_TILE_CHANGE};
 use crate::record::TurnEntry;
 use crate::rules::{catalogue, Dir, Placement, Pos, Rotation};
-use crate::vision::locate::{inside, looks_empty, MIN_FIT};
+use crate::vision::locate::{inside, looks_empty, predict, MIN_FIT};
 use crate::vision::rectify::{quad_patch, shifted_quad, Quad, MARGIN_PX};
 use crate::vision::snap::snap_to_edges;
 use crate::vision::terrain::{same_for_the_rules, ColourModel};
@@ -30,6 +30,17 @@ const NEARLY_AS_GOOD_FIT: f64 = 0.02;
 /// A cut whose likeliest reading the rules allow is less likely than this may have missed the
 /// tile: the cell is cut again around it.
 const UNEXPLAINED: f64 = 1e-3;
+
+/// How far apart (pixels, the most of any corner) two cuts of a cell must be to be read both.
+const APART_PX: f64 = 2.0;
+
+/// The most any corner of `a` lies from its counterpart in `b` (pixels).
+fn corner_distance(a: &Quad, b: &Quad) -> f64 {
+    a.iter()
+        .zip(b)
+        .map(|(p, q)| (p[0] - q[0]).hypot(p[1] - q[1]))
+        .fold(0.0, f64::max)
+}
 
 /// A tile read in a cell.
 struct Reading {
@@ -258,7 +269,8 @@ impl Tracker {
     /// Reads a new tile in cell `pos`, cut from `quad` as `cut` (patch, picture to patch,
     /// figure mask). The cell is also read where its corners snap onto the edges the picture
     /// shows (the predicted grid is often a fifth of a tile off far from the start tile), and
-    /// the better fit kept: a checked cloth has straight edges too. A tile laid with a gap to
+    /// where its laid neighbours alone put it; the best fit is kept (a checked cloth has
+    /// straight edges too). A tile laid with a gap to
     /// its neighbours lies further off than the recogniser searches, so when nothing fits (or
     /// nothing the rules allow there: the one tile the cut fits is used up), the cell is cut
     /// again a little off towards each empty neighbour (never towards a laid tile:
@@ -286,9 +298,13 @@ impl Tracker {
                 Dir::W => [-GAP_SEARCH, 0.0],
             })
             .map(|offset| offset_quad(quad, offset));
+        // Tiles laid against their neighbours carry the neighbours' drift off the grid: when
+        // neither cut explains the cell, it is cut where its laid neighbours alone put it.
+        let along = predict(&self.quads, pos).filter(|q| corner_distance(q, quad) > APART_PX);
         let first_tries = if snapped == *quad { 1 } else { 2 };
         let tries = std::iter::once(*quad)
             .chain((first_tries == 2).then_some(snapped))
+            .chain(along)
             .chain(away);
         let mut cut = Some(cut);
         for (i, moved) in tries.enumerate() {

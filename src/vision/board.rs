@@ -1,7 +1,7 @@
 //! Reading a whole board: per-cell tile readings made consistent with the rules — neighbouring
 //! edges must match, and no type may appear more often than the box holds.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use super::tile::Candidate;
 use crate::rules::{catalogue, Dir, Pos, TileSet};
@@ -21,13 +21,13 @@ pub fn consistent_reading(
     tileset: &TileSet,
 ) -> Vec<(Pos, Candidate)> {
     let cat = catalogue();
-    let mut chosen: HashMap<Pos, Candidate> = fixed.iter().copied().collect();
+    let mut chosen: BTreeMap<Pos, Candidate> = fixed.iter().copied().collect();
     for (pos, cands) in cells {
         if let Some(c) = cands.first() {
             chosen.entry(*pos).or_insert(*c);
         }
     }
-    let allowed: HashMap<usize, usize> = tileset
+    let allowed: BTreeMap<usize, usize> = tileset
         .counts
         .iter()
         .map(|&(id, n)| (id.index(), usize::from(n)))

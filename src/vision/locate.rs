@@ -1,7 +1,7 @@
 //! Board localisation: the start tile registers the grid at setup; a board is then read outwards
 //! from it, each tile found where its neighbours say it should be and refined by its own picture.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 
 use opencv::core::{Mat, Point, Point2f, Vector, CV_8UC1};
 use opencv::imgproc;
@@ -398,7 +398,7 @@ fn predict_from(neighbour: &Quad, d: Dir) -> Quad {
 
 /// Where cell `pos` should lie, from the tiles already found around it (the mean of what each
 /// neighbour predicts); `None` with no neighbour found.
-pub fn predict(found: &HashMap<Pos, Quad>, pos: Pos) -> Option<Quad> {
+pub fn predict(found: &BTreeMap<Pos, Quad>, pos: Pos) -> Option<Quad> {
     let predictions: Vec<Quad> = Dir::ALL
         .iter()
         .filter_map(|&d| found.get(&pos.step(d)).map(|q| predict_from(q, d)))
@@ -422,7 +422,7 @@ const FIT_REACH: i32 = 2;
 /// cells of it (a least-squares homography from grid corners to their image corners, so that
 /// the few millimetres each tile lies off its cell average out); from the neighbours alone
 /// ([`predict`]) when fewer than three tiles are that near.
-pub fn predict_fitted(found: &HashMap<Pos, Quad>, pos: Pos) -> opencv::Result<Option<Quad>> {
+pub fn predict_fitted(found: &BTreeMap<Pos, Quad>, pos: Pos) -> opencv::Result<Option<Quad>> {
     let near: Vec<(&Pos, &Quad)> = found
         .iter()
         .filter(|(p, _)| (p.x - pos.x).abs() <= FIT_REACH && (p.y - pos.y).abs() <= FIT_REACH)
@@ -481,7 +481,7 @@ pub fn read_board(
     let cat = catalogue();
     let d = cat.tile_id("D").expect("the start tile type");
     let start = &relocate_start(frame, start, model)?;
-    let mut located: HashMap<Pos, Quad> = HashMap::new();
+    let mut located: BTreeMap<Pos, Quad> = BTreeMap::new();
     let mut out = vec![Located {
         pos: Pos::new(0, 0),
         quad: *start,
