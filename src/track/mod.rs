@@ -434,18 +434,7 @@ impl Tracker {
             }
         }
         if let Some(before) = &self.last_settled {
-            let to = Mat::from_slice_2d(&[[1.0f64, 0.0, shift[0]], [0.0, 1.0, shift[1]]])?;
-            let mut moved = Mat::default();
-            imgproc::warp_affine(
-                before,
-                &mut moved,
-                &to,
-                before.size()?,
-                imgproc::INTER_LINEAR,
-                opencv::core::BORDER_REPLICATE,
-                opencv::core::Scalar::default(),
-            )?;
-            self.last_settled = Some(moved);
+            self.last_settled = Some(translated(before, shift)?);
         }
         Ok(())
     }
@@ -680,20 +669,26 @@ fn camera_moved(
     }
     // The still part of the picture lines up again once moved back; a hand moving over a
     // still table would line up worse.
-    let to = opencv::core::Mat::from_slice_2d(&[[1.0f64, 0.0, shift.x], [0.0, 1.0, shift.y]])?;
+    let moved = translated(aligned, [shift.x, shift.y])?;
+    let before = mismatched(aligned, now, board, shift)?;
+    let after = mismatched(&moved, now, board, shift)?;
+    Ok((before >= CAMERA_MOVE_CHANGE && after * LINED_UP < before).then_some(shift))
+}
+
+/// `picture` moved by `shift` pixels (edges repeated into the uncovered border).
+fn translated(picture: &Mat, shift: [f64; 2]) -> opencv::Result<Mat> {
+    let to = Mat::from_slice_2d(&[[1.0f64, 0.0, shift[0]], [0.0, 1.0, shift[1]]])?;
     let mut moved = Mat::default();
     imgproc::warp_affine(
-        aligned,
+        picture,
         &mut moved,
         &to,
-        now.size()?,
+        picture.size()?,
         imgproc::INTER_LINEAR,
         opencv::core::BORDER_REPLICATE,
         opencv::core::Scalar::default(),
     )?;
-    let before = mismatched(aligned, now, board, shift)?;
-    let after = mismatched(&moved, now, board, shift)?;
-    Ok((before >= CAMERA_MOVE_CHANGE && after * LINED_UP < before).then_some(shift))
+    Ok(moved)
 }
 
 /// The share of pixels that differ between two small grey pictures on the board (`board`),
