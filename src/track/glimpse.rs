@@ -266,35 +266,14 @@ impl Tracker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::{PlayerEntry, TurnEntry};
-    use crate::rules::{catalogue, Colour, FeatureKind};
+    use crate::rules::{catalogue, FeatureKind};
 
     /// Ann has just laid a city cap on the start tile's city (closing it), the tracker saw her
     /// follower on it only in glimpses, and the tile under the follower read differently from
     /// one glimpse to the next.
     fn cap_closing_the_start_city(glimpsed_as: &[&str]) -> Tracker {
-        let players = ["Ann", "Bob"]
-            .iter()
-            .zip(Colour::ALL)
-            .map(|(n, colour)| PlayerEntry {
-                name: n.to_string(),
-                colour,
-            })
-            .collect();
-        let mut tracker = Tracker::new(players, None).unwrap();
         let pos = Pos::new(0, -1);
-        let cap = TurnEntry {
-            player: Some("Ann".into()),
-            tile: "E".into(),
-            at: Some(pos),
-            rot: Some(180),
-            follower: None,
-            flock: Vec::new(),
-            extra: None,
-            discard: false,
-            wheel: None,
-        };
-        tracker.restore(vec![cap]).unwrap();
+        let mut tracker = super::super::after_ann_lays("E", pos, 180);
         tracker
             .quads
             .insert(pos, [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]);

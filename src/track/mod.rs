@@ -851,3 +851,31 @@ fn plausible_tile(q: &Quad, frame: &Mat) -> bool {
     let convex = turns.iter().all(|&t| t > 0.0) || turns.iter().all(|&t| t < 0.0);
     short >= 8.0 && long <= limit && long <= 3.0 * short && convex
 }
+
+/// A tracker for Ann and Bob (red, blue) after Ann laid `tile` at `pos` turned `rot` degrees,
+/// her turn still open.
+#[cfg(test)]
+fn after_ann_lays(tile: &str, pos: Pos, rot: u16) -> Tracker {
+    let players = ["Ann", "Bob"]
+        .iter()
+        .zip(crate::rules::Colour::ALL)
+        .map(|(n, colour)| PlayerEntry {
+            name: n.to_string(),
+            colour,
+        })
+        .collect();
+    let mut tracker = Tracker::new(players, None).unwrap();
+    let entry = TurnEntry {
+        player: Some("Ann".into()),
+        tile: tile.into(),
+        at: Some(pos),
+        rot: Some(rot),
+        follower: None,
+        flock: Vec::new(),
+        extra: None,
+        discard: false,
+        wheel: None,
+    };
+    tracker.restore(vec![entry]).unwrap();
+    tracker
+}

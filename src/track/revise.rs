@@ -79,33 +79,12 @@ impl Tracker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::{PlayerEntry, TurnEntry};
-    use crate::rules::{Colour, Rotation};
+    use crate::rules::Rotation;
 
     fn tracker_with_l_above_start() -> Tracker {
-        let players = ["Ann", "Bob"]
-            .iter()
-            .zip(Colour::ALL)
-            .map(|(n, colour)| PlayerEntry {
-                name: n.to_string(),
-                colour,
-            })
-            .collect();
-        let mut tracker = Tracker::new(players, None).unwrap();
         // Read as L (city south, roads west, north and east); really D (city south, road
         // west–east, field north): a figure stood on the field where L's north road would be.
-        let entry = TurnEntry {
-            player: Some("Ann".into()),
-            tile: "L".into(),
-            at: Some(Pos::new(0, -1)),
-            rot: Some(180),
-            follower: None,
-            flock: Vec::new(),
-            extra: None,
-            discard: false,
-            wheel: None,
-        };
-        tracker.restore(vec![entry]).unwrap();
+        let mut tracker = super::super::after_ann_lays("L", Pos::new(0, -1), 180);
         let cat = catalogue();
         let reading = |name: &str, probability| Candidate {
             tile: cat.tile_id(name).unwrap(),
