@@ -39,6 +39,8 @@ fn players() -> Vec<PlayerEntry> {
 struct Table {
     renderer: Renderer,
     camera: Camera,
+    /// The light's gain per channel (blue, green, red).
+    gain: [f64; 3],
     frame: u64,
 }
 
@@ -47,6 +49,7 @@ impl Table {
         Table {
             renderer: Renderer::new(Style::preset(0), Surface::Wood, 3),
             camera: Camera::overhead([1280, 720], 60.0, [22.75, 22.75], 420.0),
+            gain: [1.0; 3],
             frame: 0,
         }
     }
@@ -59,7 +62,7 @@ impl Table {
             held: None,
             lighting: Lighting {
                 direction: [0.2, 0.3, 1.0],
-                gain: [1.0; 3],
+                gain: self.gain,
                 gradient: [0.0, 0.0],
                 vignette: 0.1,
             },
@@ -369,6 +372,39 @@ fn a_tile_laid_before_any_still_picture_after_setup_is_read_from_itself() {
         "questions: {:?}",
         tracker.questions()
     );
+}
+
+#[test]
+fn tiles_laid_after_the_light_has_dimmed_and_cooled_are_read() {
+    // The colours learned from the start tile at setup go stale as the light changes (here
+    // about as much as over a simulated game's 90 seconds: red down by a third, green by a
+    // sixth); the start tile, still bare, shows the new colours.
+    let mut table = Table::new();
+    let start = tile("D", 0, 0, Rotation::R0);
+    let mut tracker = Tracker::new(players(), None).unwrap();
+    feed(&mut tracker, &table.shoot(&[start], &[], None), 4);
+    assert!(tracker.calibration().is_some());
+    for step in 1..=4 {
+        let k = f64::from(step) / 4.0;
+        table.gain = [1.0 - 0.05 * k, 1.0 - 0.18 * k, 1.0 - 0.32 * k];
+        feed(&mut tracker, &table.shoot(&[start], &[], None), 4);
+    }
+    let south = tile("D", 0, 1, Rotation::R180);
+    let east = tile("U", 1, 0, Rotation::R0);
+    feed(&mut tracker, &table.shoot(&[start, south], &[], None), 4);
+    feed(
+        &mut tracker,
+        &table.shoot(&[start, south, east], &[], None),
+        4,
+    );
+    let turns = tracker.turns();
+    let seen: Vec<_> = turns.iter().map(|t| (t.tile.as_str(), t.at)).collect();
+    assert_eq!(
+        seen,
+        [("D", Some(Pos::new(0, 1))), ("U", Some(Pos::new(1, 0)))]
+    );
+    assert_eq!(turns[0].rot, Some(180));
+    assert!(tracker.questions().is_empty(), "{:?}", tracker.questions());
 }
 
 /// Tracks a whole filmed game (`film_game`'s seed) from its frames.

@@ -295,7 +295,7 @@ impl Renderer {
         ];
         let ppm = 1.0;
         let size = Size::new((span[0] * ppm) as i32 + 1, (span[1] * ppm) as i32 + 1);
-        let top = paint_surface(self.surface, size, ppm, self.seed)?;
+        let top = paint_surface(self.surface, lo, size, ppm, self.seed)?;
         // Table texture pixel → table mm → ideal image.
         let src: Vector<Point2f> = [
             [0.0, 0.0],

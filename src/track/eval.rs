@@ -4,8 +4,32 @@ use std::time::Instant;
 
 use super::Tracker;
 use crate::camera::FrameSource;
+use crate::record::TurnEntry;
 use crate::rules::{catalogue, Rotation};
 use crate::sim::game::{film_game, FilmedGame};
+use crate::vision::terrain::same_for_the_rules;
+
+/// Whether a tracked turn is the true one as far as the rules can tell: the same tile in the
+/// same cell, turned alike for the rules, its follower (if any) on the same feature. Two
+/// rotations the rules cannot tell apart number a symmetric tile's features differently, so the
+/// feature is compared as it lies on the board.
+fn same_turn(truth: &TurnEntry, seen: &TurnEntry) -> bool {
+    let cat = catalogue();
+    let rot = |r: Option<u16>| Rotation::from_degrees(r.unwrap_or(0)).unwrap_or_default();
+    let Some(id) = cat.tile_id(&truth.tile) else {
+        return false;
+    };
+    let feature = |entry: &TurnEntry| {
+        let port = entry.follower.as_ref()?.port.parse().ok()?;
+        let r = rot(entry.rot);
+        let f = &cat.tile(id).features[cat.tile(id).feature_at_rotated(port, r)?];
+        Some((f.kind, f.ports.rotated(r)))
+    };
+    truth.tile == seen.tile
+        && truth.at == seen.at
+        && same_for_the_rules(id, rot(truth.rot), rot(seen.rot))
+        && feature(truth) == feature(seen)
+}
 
 /// What tracking simulated games measured.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -88,7 +112,6 @@ impl TrackReport {
 /// Films `games` random games of `turns` turns (overhead and oblique, 720p, every style and
 /// table top), tracks each from its frames alone and compares the result with the truth.
 pub fn evaluate_tracking(games: usize, turns: usize, seed: u64) -> anyhow::Result<TrackReport> {
-    let cat = catalogue();
     let mut report = TrackReport::default();
     let (mut frames, mut busy) = (0usize, 0.0f64);
     for g in 0..games {
@@ -107,22 +130,12 @@ pub fn evaluate_tracking(games: usize, turns: usize, seed: u64) -> anyhow::Resul
         let tracked = tracker.into_record()?;
         report.turns += record.turns.len();
         let right_before = report.turns_right;
-        for (truth, seen) in record.turns.iter().zip(&tracked.turns) {
-            let same_tile = truth.tile == seen.tile && truth.at == seen.at;
-            let id = cat.tile_id(&truth.tile);
-            let rot = |r: Option<u16>| Rotation::from_degrees(r.unwrap_or(0)).unwrap_or_default();
-            let same_rot = id.is_some_and(|id| {
-                crate::vision::terrain::same_for_the_rules(id, rot(truth.rot), rot(seen.rot))
-            });
-            let feature = |entry: &crate::record::TurnEntry| {
-                let id = cat.tile_id(&entry.tile)?;
-                let port = entry.follower.as_ref()?.port.parse().ok()?;
-                cat.tile(id).feature_at_rotated(port, rot(entry.rot))
-            };
-            if same_tile && same_rot && feature(truth) == feature(seen) {
-                report.turns_right += 1;
-            }
-        }
+        report.turns_right += record
+            .turns
+            .iter()
+            .zip(&tracked.turns)
+            .filter(|(truth, seen)| same_turn(truth, seen))
+            .count();
         let true_scores = record.replay()?.game.scores().to_vec();
         let seen_scores = tracked
             .replay()
@@ -143,4 +156,54 @@ pub fn evaluate_tracking(games: usize, turns: usize, seed: u64) -> anyhow::Resul
     }
     report.frames_per_s = frames as f64 / busy.max(1e-9);
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::FollowerEntry;
+
+    fn turn(tile: &str, rot: u16, port: Option<&str>) -> TurnEntry {
+        TurnEntry {
+            player: Some("Ann".to_string()),
+            tile: tile.to_string(),
+            at: Some(crate::rules::Pos::new(1, 0)),
+            rot: Some(rot),
+            follower: port.map(|p| FollowerEntry {
+                port: p.to_string(),
+                figure: crate::rules::Figure::Normal,
+            }),
+            flock: Vec::new(),
+            extra: None,
+            discard: false,
+            wheel: None,
+        }
+    }
+
+    #[test]
+    fn a_straight_road_turned_half_round_is_the_same_turn() {
+        // U (a straight road, west–east at 0°) runs north–south at 90° and at 270° alike; a
+        // farmer on the field west of it is on the same field either way.
+        assert!(same_turn(
+            &turn("U", 90, Some("NL")),
+            &turn("U", 270, Some("NL"))
+        ));
+        assert!(same_turn(
+            &turn("U", 90, Some("N")),
+            &turn("U", 270, Some("S"))
+        ));
+        assert!(!same_turn(
+            &turn("U", 90, Some("NL")),
+            &turn("U", 270, Some("NR"))
+        ));
+        assert!(!same_turn(
+            &turn("U", 90, Some("NL")),
+            &turn("U", 270, Some("N"))
+        ));
+        assert!(!same_turn(
+            &turn("U", 90, Some("NL")),
+            &turn("U", 270, None)
+        ));
+        assert!(!same_turn(&turn("U", 90, None), &turn("U", 0, None)));
+    }
 }

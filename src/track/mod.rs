@@ -12,6 +12,7 @@ mod followers;
 mod glimpse;
 mod grid;
 mod hand;
+mod light;
 mod revise;
 pub mod session;
 mod tiles;
@@ -107,6 +108,8 @@ pub struct Tracker {
     enrolment: Enrolment,
     recognizer: TileRecognizer,
     calibration: Option<Calibration>,
+    /// The light when the colours were first learned, to follow it as it drifts.
+    light: Option<light::LightReference>,
     quads: BTreeMap<Pos, Quad>,
     /// The likeliest readings of each laid tile, the committed one first (for correction by a
     /// later neighbour).
@@ -171,6 +174,7 @@ impl Tracker {
             enrolment,
             recognizer: TileRecognizer::for_set(&setup.tileset),
             calibration,
+            light: None,
             quads,
             readings: BTreeMap::new(),
             previous: None,
@@ -303,6 +307,14 @@ impl Tracker {
         if now.size()? != before.size()? {
             return Ok(false);
         }
+        // A bumped camera moves the whole picture: the last picture read is moved with it.
+        let as_f32 = |m: &Mat| -> opencv::Result<Mat> {
+            let mut out = Mat::default();
+            m.convert_to(&mut out, opencv::core::CV_32F, 1.0, 0.0)?;
+            Ok(out)
+        };
+        let shift = whole_shift(&as_f32(before)?, &as_f32(now)?)?;
+        let before = &translated(before, [shift.x, shift.y])?;
         let mean = |m: &Mat| -> opencv::Result<f64> {
             Ok(opencv::core::mean(m, &opencv::core::no_array())?[0])
         };
@@ -319,10 +331,27 @@ impl Tracker {
             255.0,
             imgproc::THRESH_BINARY,
         )?;
+        // What is left of thin lines (a checked cloth's edges seen from a camera moved over a
+        // tilted view, where the near part moves further than the far one) is no arm.
+        let mut solid = Mat::default();
+        imgproc::morphology_ex(
+            &changed,
+            &mut solid,
+            imgproc::MORPH_OPEN,
+            &imgproc::get_structuring_element(
+                imgproc::MORPH_RECT,
+                Size::new(3, 3),
+                opencv::core::Point::new(-1, -1),
+            )?,
+            opencv::core::Point::new(-1, -1),
+            1,
+            opencv::core::BORDER_CONSTANT,
+            imgproc::morphology_default_border_value()?,
+        )?;
         let (mut labels, mut stats, mut centroids) =
             (Mat::default(), Mat::default(), Mat::default());
         let n = imgproc::connected_components_with_stats(
-            &changed,
+            &solid,
             &mut labels,
             &mut stats,
             &mut centroids,
@@ -373,6 +402,7 @@ impl Tracker {
             return Ok(events);
         }
         self.follow_camera(frame)?;
+        self.refresh_colours(frame)?;
         events.extend(self.reread_open_tile(frame)?);
         events.extend(self.look_for_follower(frame)?);
         // Several tiles may have appeared since the last quiet picture (one missed under a
@@ -650,20 +680,7 @@ fn camera_moved(
     else {
         return Ok(None);
     };
-    // Windowed copies: OpenCV's phase correlation would window its inputs in place.
-    let mut window = Mat::default();
-    imgproc::create_hanning_window(&mut window, now.size()?, opencv::core::CV_32F)?;
-    let windowed = |m: &Mat| -> opencv::Result<Mat> {
-        let mut out = Mat::default();
-        opencv::core::multiply(m, &window, &mut out, 1.0, -1)?;
-        Ok(out)
-    };
-    let shift = imgproc::phase_correlate(
-        &windowed(aligned)?,
-        &windowed(now)?,
-        &opencv::core::no_array(),
-        None,
-    )?;
+    let shift = whole_shift(aligned, now)?;
     if shift.x.hypot(shift.y) < CAMERA_MOVE_PX {
         return Ok(None);
     }
@@ -673,6 +690,25 @@ fn camera_moved(
     let before = mismatched(aligned, now, board, shift)?;
     let after = mismatched(&moved, now, board, shift)?;
     Ok((before >= CAMERA_MOVE_CHANGE && after * LINED_UP < before).then_some(shift))
+}
+
+/// How far the whole picture moved from `a` to `b` (small grey pictures, `CV_32F`, the same
+/// size), found by phase correlation of windowed copies (OpenCV's would window its inputs in
+/// place).
+fn whole_shift(a: &Mat, b: &Mat) -> opencv::Result<opencv::core::Point2d> {
+    let mut window = Mat::default();
+    imgproc::create_hanning_window(&mut window, a.size()?, opencv::core::CV_32F)?;
+    let windowed = |m: &Mat| -> opencv::Result<Mat> {
+        let mut out = Mat::default();
+        opencv::core::multiply(m, &window, &mut out, 1.0, -1)?;
+        Ok(out)
+    };
+    imgproc::phase_correlate(
+        &windowed(a)?,
+        &windowed(b)?,
+        &opencv::core::no_array(),
+        None,
+    )
 }
 
 /// `picture` moved by `shift` pixels (edges repeated into the uncovered border).

@@ -183,12 +183,25 @@ pub fn find_start_tile(frame: &Mat, model: &ColourModel) -> opencv::Result<Optio
         }
     }
     // Join the parts of the tile a table-coloured road may cut apart: grow the mask, take the
-    // biggest blob, and keep the original tile pixels inside it.
+    // biggest blob, and keep the tile pixels (less specks) inside it.
     let reach = (w.max(h) / 100).max(3);
     let kernel = Mat::ones(reach, reach, CV_8UC1)?.to_mat()?;
+    // Specks first go: far off, a fine checked cloth shimmers into colours of neither check,
+    // and grown, its specks would join into blobs bigger than the tile.
+    let mut solid = Mat::default();
+    imgproc::morphology_ex(
+        &mask,
+        &mut solid,
+        imgproc::MORPH_OPEN,
+        &Mat::ones(3, 3, CV_8UC1)?.to_mat()?,
+        Point::new(-1, -1),
+        1,
+        opencv::core::BORDER_CONSTANT,
+        imgproc::morphology_default_border_value()?,
+    )?;
     let mut grown = Mat::default();
     imgproc::dilate(
-        &mask,
+        &solid,
         &mut grown,
         &kernel,
         Point::new(-1, -1),
@@ -221,7 +234,7 @@ pub fn find_start_tile(frame: &Mat, model: &ColourModel) -> opencv::Result<Optio
     let mut points = Vector::<Point>::new();
     for y in bounds.y..bounds.y + bounds.height {
         for x in bounds.x..bounds.x + bounds.width {
-            if *mask.at_2d::<u8>(y, x)? != 0 && *region.at_2d::<u8>(y, x)? != 0 {
+            if *solid.at_2d::<u8>(y, x)? != 0 && *region.at_2d::<u8>(y, x)? != 0 {
                 points.push(Point::new(x, y));
             }
         }
@@ -233,8 +246,15 @@ pub fn find_start_tile(frame: &Mat, model: &ColourModel) -> opencv::Result<Optio
     let mut hull = Vector::<Point>::new();
     imgproc::convex_hull(&contour, &mut hull, false, true)?;
     let perimeter = imgproc::arc_length(&hull, true)?;
+    // The outline as four corners: a speck of cloth at the tile's side, or a ragged city
+    // wall, can add a fifth corner at the finest tolerance; a coarser one drops it.
     let mut poly = Vector::<Point>::new();
-    imgproc::approx_poly_dp(&hull, &mut poly, 0.03 * perimeter, true)?;
+    for tolerance in OUTLINE_TOLERANCES {
+        imgproc::approx_poly_dp(&hull, &mut poly, tolerance * perimeter, true)?;
+        if poly.len() <= 4 {
+            break;
+        }
+    }
     if poly.len() != 4 {
         return Ok(None);
     }
@@ -276,6 +296,10 @@ pub fn find_start_tile(frame: &Mat, model: &ColourModel) -> opencv::Result<Optio
     }
     Ok(pick.1)
 }
+
+/// How far (shares of its perimeter) the start tile's outline may stray from the quadrilateral
+/// drawn for it, finest first.
+const OUTLINE_TOLERANCES: [f64; 3] = [0.03, 0.045, 0.06];
 
 /// The smallest share of the start tile's biggest part another part has (the field strip below
 /// the start tile's road is about a third of it).

@@ -1,0 +1,63 @@
+//! The light drifts over a game (a cloud, a lamp switched on, evening): the tile colours learned
+//! at registration go stale, and tiles laid late read as other tiles, or the bare table as
+//! tiles. The start tile's layout is known exactly, so its colours are learned again whenever
+//! it shows bare, and the table's colours follow its brightness.
+
+use opencv::core::Mat;
+use opencv::prelude::*;
+
+use super::Tracker;
+use crate::rules::{Pos, Rotation};
+use crate::vision::rectify::quad_patch;
+use crate::vision::terrain::ColourModel;
+
+/// The share of the start tile's pixels a figure (or a hand) may cover for its colours to be
+/// learned again.
+const MOST_COVERED: f64 = 0.002;
+
+/// The light as first measured: the start tile's mean colour and the table's colours then.
+pub(super) struct LightReference {
+    start_mean: [f64; 3],
+    table: [[f32; 3]; 2],
+}
+
+impl Tracker {
+    /// Learns the tile colours again from the start tile in `frame` (a still picture) when no
+    /// follower stands on it and nothing of a figure's colour shows over it; the table's
+    /// colours change by as much as the start tile's mean colour did.
+    pub(super) fn refresh_colours(&mut self, frame: &Mat) -> anyhow::Result<()> {
+        let start = Pos::new(0, 0);
+        let (Some(calib), Some(quad)) = (&self.calibration, self.quads.get(&start)) else {
+            return Ok(());
+        };
+        if self.game.meeples().iter().any(|m| m.pos == start) {
+            return Ok(());
+        }
+        let (patch, _) = quad_patch(frame, quad, 0)?;
+        let (mask, _) = self.enrolment.find(&patch, &calib.colours, 0.03)?;
+        let covered = f64::from(opencv::core::count_non_zero(&mask)?)
+            / f64::from((patch.rows() * patch.cols()).max(1));
+        if covered > MOST_COVERED {
+            return Ok(());
+        }
+        let mut colours = ColourModel::default();
+        colours.calibrate(&patch, "D", Rotation::R0)?;
+        let mean = opencv::core::mean(&patch, &opencv::core::no_array())?;
+        let mean = [mean[0], mean[1], mean[2]];
+        let Some(calib) = &mut self.calibration else {
+            return Ok(());
+        };
+        calib.colours = colours;
+        let reference = self.light.get_or_insert(LightReference {
+            start_mean: mean,
+            table: calib.table,
+        });
+        for (now, then) in calib.table.iter_mut().zip(reference.table) {
+            for c in 0..3 {
+                let gain = mean[c] / reference.start_mean[c].max(1.0);
+                now[c] = (f64::from(then[c]) * gain).clamp(0.0, 255.0) as f32;
+            }
+        }
+        Ok(())
+    }
+}
