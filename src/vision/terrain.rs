@@ -243,7 +243,8 @@ impl ColourModel {
 
     /// Learns the colours from a rectified patch (cut with [`INSET`]) of a tile whose type and
     /// rotation are known (the start tile): the tile's geometry labels the pixels. Fields are
-    /// learned from their inner parts, cities from theirs less what looks like field, roads
+    /// learned from their inner parts, cities from theirs less what looks like field (and a
+    /// minor colour of them like the road's), roads
     /// from a band around their centre lines less what looks like field (printed roads are
     /// thinner and wavier than the catalogue's). Terrains the tile does not show keep their
     /// colours unless a learned colour claims them. Then, under the new colours: what each
@@ -300,8 +301,19 @@ impl ColourModel {
         };
         // Up to four colours of grass and of city; houses in a field are too few to count. A
         // road is one or two colours, most of what is left in its band.
-        let cities = k_means(&unlike_field(city), 4, 0.1);
         let roads = k_means(&unlike_field(band), 2, 0.3);
+        // A minor city colour as pale as a road's (a drawing on the city, or a cut a little
+        // off the tile) would claim the roads of every tile read later; a city printed that
+        // pale all over keeps its colour.
+        let cities: Vec<Cluster> = k_means(&unlike_field(city), 4, 0.1)
+            .into_iter()
+            .filter(|c| {
+                c.weight >= MINOR_CITY_COLOUR
+                    || !roads.iter().any(|r| {
+                        distance2(r.mean, c.mean) < (CLAIM * r.spread.max(MIN_SPREAD)).powi(2)
+                    })
+            })
+            .collect();
         for (t, found) in [
             (Terrain::Field, fields),
             (Terrain::City, cities),
@@ -438,6 +450,9 @@ const ROAD_BAND: f32 = 0.1;
 const EXPLAIN: f32 = 2.0;
 /// Spreads within which a learned colour claims a colour the tile did not show.
 const CLAIM: f32 = 2.5;
+/// The share of the start tile's city pixels below which a colour of them that looks like the
+/// road's is not learned as city.
+const MINOR_CITY_COLOUR: f32 = 0.35;
 /// Learned spreads are widened by this much for classifying (other tiles, other light).
 const SPREAD_GAIN: f32 = 1.5;
 /// How many times the largest blue patch of the start tile a shield must be.
@@ -641,4 +656,57 @@ pub fn same_for_the_rules(tile: crate::rules::TileId, a: Rotation, b: Rotation) 
 
 fn port_bits(ports: crate::rules::PortSet) -> u16 {
     ports.iter().map(|p| 1u16 << p.index()).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GRASS: [u8; 3] = [60, 150, 80];
+    const ROAD: [u8; 3] = [200, 205, 205];
+    const CITY: [u8; 3] = [60, 120, 180];
+    /// A pale drawing inside the city, of nearly the road's colour.
+    const WALL: [u8; 3] = [186, 198, 203];
+
+    /// The start tile (D, north up) painted flat, as a patch cut like the tracker's, with a
+    /// pale stripe across the middle of its city.
+    fn painted_start() -> Mat {
+        let cat = catalogue();
+        let id = cat.tile_id("D").unwrap();
+        let shape = TileShape::of(id);
+        let side = 96;
+        let mut patch =
+            Mat::new_rows_cols_with_default(side, side, opencv::core::CV_8UC3, 0.into()).unwrap();
+        let scale = 1.0 - 2.0 * INSET as f32;
+        for y in 0..side {
+            for x in 0..side {
+                let u = [
+                    INSET as f32 + (x as f32 + 0.5) / side as f32 * scale,
+                    INSET as f32 + (y as f32 + 0.5) / side as f32 * scale,
+                ];
+                let label = usize::from(label_at(&shape.labels, u, Rotation::R0));
+                let colour = match cat.tile(id).features.get(label).map(|f| f.kind) {
+                    Some(FeatureKind::Road) => ROAD,
+                    Some(FeatureKind::City) if (0.08..0.13).contains(&u[1]) => WALL,
+                    Some(FeatureKind::City) => CITY,
+                    _ => GRASS,
+                };
+                *patch.at_2d_mut::<Vec3b>(y, x).unwrap() = Vec3b::from(colour);
+            }
+        }
+        patch
+    }
+
+    #[test]
+    fn a_pale_drawing_in_the_start_tiles_city_does_not_take_the_roads() {
+        let mut model = ColourModel::default();
+        model
+            .calibrate(&painted_start(), "D", Rotation::R0)
+            .unwrap();
+        assert_eq!(model.classify(CITY), Terrain::City);
+        assert_eq!(model.classify(GRASS), Terrain::Field);
+        assert_eq!(model.classify(ROAD), Terrain::Road);
+        // Another tile's road, printed a shade darker.
+        assert_eq!(model.classify([190, 200, 204]), Terrain::Road);
+    }
 }
