@@ -512,3 +512,27 @@ fn tiles_laid_after_the_camera_was_bumped_over_a_checked_cloth_are_read() {
     };
     assert_eq!(cells(&tracker.turns()), cells(&truth.turns));
 }
+
+#[test]
+fn a_shield_under_a_follower_is_asked_about_when_only_a_glimpse_showed_the_tile_bare() {
+    // A filmed game (eval track's seed 2900, game 0): O, a city with a shield, laid at (-3, -4)
+    // on a checked cloth, its follower standing over the shield. Covered, the tile reads P
+    // (the same city without one) 0.6 to O's 0.4; a glimpse of it bare, taken while hands
+    // still moved, did not show the shield and read P surely, and P was committed without a
+    // question.
+    let (truth, tracker) = track_film(2900 * 7_919);
+    let at = Some(Pos::new(-3, -4));
+    let tile = |turns: &[meeplecam::record::TurnEntry]| {
+        turns.iter().find(|t| t.at == at).map(|t| t.tile.clone())
+    };
+    let asked = tracker
+        .questions()
+        .iter()
+        .any(|q| q.contains("is the tile at (-3, -4)"));
+    assert!(
+        tile(&tracker.turns()) == tile(&truth.turns) || asked,
+        "read {:?} without asking: {:?}",
+        tile(&tracker.turns()),
+        tracker.questions()
+    );
+}

@@ -6,7 +6,7 @@ use opencv::core::Mat;
 use super::revise::KEPT;
 use super::{cell_middle, changed_share, texture_changed, Event, Tracker, NEW_TILE_CHANGE};
 use crate::record::TurnEntry;
-use crate::rules::{catalogue, Dir, Placement, Pos, Rotation};
+use crate::rules::{catalogue, Attr, Dir, Placement, Pos, Rotation};
 use crate::vision::locate::{inside, looks_empty, predict, MIN_FIT};
 use crate::vision::rectify::{quad_patch, shifted_quad, Quad, MARGIN_PX};
 use crate::vision::snap::snap_to_edges;
@@ -40,6 +40,18 @@ fn corner_distance(a: &Quad, b: &Quad) -> f64 {
         .zip(b)
         .map(|(p, q)| (p[0] - q[0]).hypot(p[1] - q[1]))
         .fold(0.0, f64::max)
+}
+
+/// Whether two readings tell the same tile but for its shields: the same edges and as many
+/// features, a different number of pennants.
+fn differ_by_shields(a: &Candidate, b: &Candidate) -> bool {
+    let cat = catalogue();
+    let (ta, tb) = (cat.tile(a.tile), cat.tile(b.tile));
+    Dir::ALL
+        .iter()
+        .all(|&d| ta.edge(d, a.rot) == tb.edge(d, b.rot))
+        && ta.features.len() == tb.features.len()
+        && ta.count(Attr::Pennant) != tb.count(Attr::Pennant)
 }
 
 /// A tile read in a cell.
@@ -136,8 +148,20 @@ impl Tracker {
             };
             // A figure on it may hide what tells tiles apart (a road's end, a shield): the tile
             // glimpsed alone since the last still picture, while hands moved, reads better.
+            let mut shield_doubt = None;
             if covered {
                 if let Some((bare, _)) = self.bare.get(&pos).filter(|b| b.1 == self.settled) {
+                    // A glimpse taken while hands moved may miss a small shield (blurred, or
+                    // under a hand): a doubt about one that the figure hides stays.
+                    let legal: Vec<&Candidate> =
+                        ranked.iter().filter(|c| self.allows(c, pos)).collect();
+                    if let [top, next, ..] = legal[..] {
+                        if differ_by_shields(top, next)
+                            && top.probability < SURE_MARGIN * next.probability
+                        {
+                            shield_doubt = Some((*top, *next));
+                        }
+                    }
                     ranked = bare.clone();
                 }
             }
@@ -160,11 +184,17 @@ impl Tracker {
                 (d.tile != c.tile || !same_for_the_rules(d.tile, d.rot, c.rot))
                     && self.allows(d, pos)
             });
+            let hidden = shield_doubt.and_then(|(a, b)| {
+                (c.tile == a.tile)
+                    .then_some(b)
+                    .or((c.tile == b.tile).then_some(a))
+            });
             let doubt = rival
                 .filter(|r| r.tile != c.tile || !same_for_the_rules(r.tile, r.rot, c.rot))
                 .or(runner_up
                     .filter(|d| c.probability < SURE_MARGIN * d.probability)
                     .copied())
+                .or(hidden)
                 .map(|d| (d.tile, d.rot));
             // The tile that appeared first was laid first; among those, the best fit.
             let key = (std::cmp::Reverse(since), fit);
