@@ -92,6 +92,15 @@ fn arm(x: f64, y: f64) -> Arm {
     }
 }
 
+/// A tracker that has registered the start tile (D, north up), shown alone on `table`.
+fn registered(table: &mut Table) -> (Tracker, TileOnTable) {
+    let start = tile("D", 0, 0, Rotation::R0);
+    let mut tracker = Tracker::new(players(), None).unwrap();
+    let setup = table.shoot(&[start], &[], None);
+    feed(&mut tracker, &setup, 5);
+    (tracker, start)
+}
+
 fn feed(tracker: &mut Tracker, frame: &Mat, times: usize) {
     for _ in 0..times {
         tracker.feed(frame).unwrap();
@@ -101,10 +110,7 @@ fn feed(tracker: &mut Tracker, frame: &Mat, times: usize) {
 #[test]
 fn a_drawn_tile_lying_off_the_board_is_the_tile_in_hand() {
     let mut table = Table::new();
-    let start = tile("D", 0, 0, Rotation::R0);
-    let mut tracker = Tracker::new(players(), None).unwrap();
-    let setup = table.shoot(&[start], &[], None);
-    feed(&mut tracker, &setup, 5);
+    let (mut tracker, start) = registered(&mut table);
     assert!(tracker.calibration().is_some(), "the start tile registers");
     assert_eq!(tracker.tile_in_hand(), None);
 
@@ -138,10 +144,7 @@ fn a_drawn_tile_lying_off_the_board_is_the_tile_in_hand() {
 #[test]
 fn a_follower_scored_before_the_table_is_still_is_committed() {
     let mut table = Table::new();
-    let start = tile("D", 0, 0, Rotation::R0);
-    let mut tracker = Tracker::new(players(), None).unwrap();
-    let setup = table.shoot(&[start], &[], None);
-    feed(&mut tracker, &setup, 5);
+    let (mut tracker, start) = registered(&mut table);
 
     // Ann lays a city cap facing the start tile's city (a two-tile city, complete), the first
     // still picture shows it.
@@ -183,10 +186,7 @@ fn a_follower_scored_before_the_table_is_still_is_committed() {
 #[test]
 fn a_tile_glimpsed_alone_is_read_from_that_glimpse_when_a_figure_then_covers_it() {
     let mut table = Table::new();
-    let start = tile("D", 0, 0, Rotation::R0);
-    let mut tracker = Tracker::new(players(), None).unwrap();
-    let setup = table.shoot(&[start], &[], None);
-    feed(&mut tracker, &setup, 5);
+    let (mut tracker, start) = registered(&mut table);
 
     // Ann lays a cloister with its road running south, away from the board, and goes for a
     // follower without the table ever being still: her arm moves about the table's edge while
@@ -224,10 +224,7 @@ fn a_tile_glimpsed_alone_is_read_from_that_glimpse_when_a_figure_then_covers_it(
 #[test]
 fn two_tiles_laid_in_a_row_before_the_table_is_still_are_both_committed() {
     let mut table = Table::new();
-    let start = tile("D", 0, 0, Rotation::R0);
-    let mut tracker = Tracker::new(players(), None).unwrap();
-    let setup = table.shoot(&[start], &[], None);
-    feed(&mut tracker, &setup, 5);
+    let (mut tracker, start) = registered(&mut table);
 
     // Ann lays a road east of the start tile; before the table is ever still, Bob lays another
     // beyond it (touching only hers) and puts his follower on it.
@@ -299,10 +296,7 @@ fn a_city_tile_printed_much_like_the_wooden_table_is_committed() {
 #[test]
 fn a_shield_hidden_by_the_follower_laid_with_its_tile_is_asked_about() {
     let mut table = Table::new();
-    let start = tile("D", 0, 0, Rotation::R0);
-    let mut tracker = Tracker::new(players(), None).unwrap();
-    let setup = table.shoot(&[start], &[], None);
-    feed(&mut tracker, &setup, 5);
+    let (mut tracker, start) = registered(&mut table);
 
     // Ann lays Q (a three-sided city with a shield; R is the same city without, and the box
     // holds three R to one Q) north of the start tile, and her follower stands on the city
@@ -334,10 +328,7 @@ fn a_shield_hidden_by_the_follower_laid_with_its_tile_is_asked_about() {
 #[test]
 fn a_tile_laid_before_any_still_picture_after_setup_is_read_from_itself() {
     let mut table = Table::new();
-    let start = tile("D", 0, 0, Rotation::R0);
-    let mut tracker = Tracker::new(players(), None).unwrap();
-    let setup = table.shoot(&[start], &[], None);
-    feed(&mut tracker, &setup, 5);
+    let (mut tracker, start) = registered(&mut table);
     assert!(tracker.calibration().is_some(), "the start tile registers");
 
     // Hands move at the bottom of the table from the moment the board registers, so the empty
@@ -458,10 +449,7 @@ fn a_tile_pushed_off_its_cell_under_a_farmer_is_read_where_it_lies() {
 #[test]
 fn a_follower_scored_right_after_the_camera_is_bumped_is_committed() {
     let mut table = Table::new();
-    let start = tile("D", 0, 0, Rotation::R0);
-    let mut tracker = Tracker::new(players(), None).unwrap();
-    let setup = table.shoot(&[start], &[], None);
-    feed(&mut tracker, &setup, 5);
+    let (mut tracker, start) = registered(&mut table);
 
     // Ann closes the start tile's city with a cap; the first still picture shows it.
     let cap = tile("E", 0, -1, Rotation::R180);

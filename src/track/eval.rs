@@ -165,18 +165,11 @@ mod tests {
 
     fn turn(tile: &str, rot: u16, port: Option<&str>) -> TurnEntry {
         TurnEntry {
-            player: Some("Ann".to_string()),
-            tile: tile.to_string(),
-            at: Some(crate::rules::Pos::new(1, 0)),
-            rot: Some(rot),
             follower: port.map(|p| FollowerEntry {
                 port: p.to_string(),
                 figure: crate::rules::Figure::Normal,
             }),
-            flock: Vec::new(),
-            extra: None,
-            discard: false,
-            wheel: None,
+            ..TurnEntry::laid(tile, crate::rules::Pos::new(1, 0), rot)
         }
     }
 

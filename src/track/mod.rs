@@ -903,14 +903,7 @@ fn after_ann_lays(tile: &str, pos: Pos, rot: u16) -> Tracker {
     let mut tracker = Tracker::new(players, None).unwrap();
     let entry = TurnEntry {
         player: Some("Ann".into()),
-        tile: tile.into(),
-        at: Some(pos),
-        rot: Some(rot),
-        follower: None,
-        flock: Vec::new(),
-        extra: None,
-        discard: false,
-        wheel: None,
+        ..TurnEntry::laid(tile, pos, rot)
     };
     tracker.restore(vec![entry]).unwrap();
     tracker
