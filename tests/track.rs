@@ -524,3 +524,22 @@ fn a_shield_under_a_follower_is_asked_about_when_only_a_glimpse_showed_the_tile_
         tracker.questions()
     );
 }
+
+#[test]
+fn a_follower_standing_at_its_tile_s_south_edge_counts_where_figures_lean_downwards() {
+    // A filmed game (eval track's seed 3300, game 10): Yellow's knight on the city at the south
+    // edge of I at (0, 5), low in the picture, below the camera: figures' tops show further
+    // down there. The figure goes on past the cell's picture, which was taken for a figure on
+    // the tile below rising into it (as it would be, seen from the front); but no tile lies
+    // below, and from here a figure there could not reach up. The follower was never read.
+    let (truth, tracker) = track_film(3300 * 7_919 + 10);
+    let at = Some(Pos::new(0, 5));
+    let follower = |turns: &[meeplecam::record::TurnEntry]| {
+        turns
+            .iter()
+            .find(|t| t.at == at)
+            .and_then(|t| t.follower.as_ref().map(|f| f.port.clone()))
+    };
+    assert_eq!(follower(&truth.turns).as_deref(), Some("S"));
+    assert_eq!(follower(&tracker.turns()), follower(&truth.turns));
+}

@@ -8,6 +8,7 @@ use opencv::imgproc;
 use opencv::prelude::*;
 
 use super::figures::Enrolment;
+use super::outline::fit_outline;
 use super::rectify::{quad_patch, shifted_quad, Quad, MARGIN_PX, PATCH_PX};
 use super::terrain::{expected_grid, terrain_grid, ClassMap, ColourModel};
 use super::tile::{Candidate, TileRecognizer};
@@ -178,7 +179,8 @@ pub fn find_start_tile(frame: &Mat, model: &ColourModel) -> opencv::Result<Optio
             let local: f32 = (0..3)
                 .map(|c| (f32::from(p[c]) - f32::from(bg[3 * k + c])).powi(2))
                 .sum();
-            let far = local > 35.0 * 35.0 && blend_distance2(p, &table) > 35.0 * 35.0;
+            let far = local > TABLE_LIKE * TABLE_LIKE
+                && blend_distance2(p, &table) > TABLE_LIKE * TABLE_LIKE;
             *m = if far { 255 } else { 0 };
         }
     }
@@ -275,12 +277,20 @@ pub fn find_start_tile(frame: &Mat, model: &ColourModel) -> opencv::Result<Optio
         })
         .unwrap_or(0);
     corners.rotate_left(first);
+    // The mask's corners are cut short where the tile's print is like the table: its sides
+    // are fitted to the borders the picture shows.
+    let corners = [corners[0], corners[1], corners[2], corners[3]];
+    let table_like = |c: [f64; 3]| {
+        let p = c.map(|v| v.round().clamp(0.0, 255.0) as u8);
+        blend_distance2(p, &table) <= TABLE_LIKE * TABLE_LIKE
+    };
+    let corners = fit_outline(frame, &corners, &table_like);
     // The turn whose picture looks most like the start tile as printed decides north.
     let d = catalogue().tile_id("D").expect("the start tile type");
     let template = expected_grid(d, Rotation::R0);
     let mut pick = (f64::MIN, None);
     for r in 0..4 {
-        let mut q = corners.clone();
+        let mut q = corners;
         q.rotate_left(r);
         let quad: Quad = [q[0], q[1], q[2], q[3]];
         let (patch, _) = quad_patch(frame, &quad, 0)?;
@@ -296,6 +306,10 @@ pub fn find_start_tile(frame: &Mat, model: &ColourModel) -> opencv::Result<Optio
     }
     Ok(pick.1)
 }
+
+/// The farthest a pixel of the table lies from the table's colours (or, for the start tile's
+/// mask, from how the table looks around it).
+const TABLE_LIKE: f32 = 35.0;
 
 /// How far (shares of its perimeter) the start tile's outline may stray from the quadrilateral
 /// drawn for it, finest first.

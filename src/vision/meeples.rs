@@ -24,7 +24,8 @@ pub struct FollowerRead {
 }
 
 /// A figure going on past the bottom of a patch whose middle is this near (in tile sides) the
-/// tile's south edge rises from the tile below.
+/// tile's south edge rises from the tile below, if figures' tops show towards the top of the
+/// picture there.
 const FROM_BELOW: f32 = 0.15;
 
 /// Where a standing figure's blob has its middle, as a share of the way from its base to where
@@ -66,9 +67,10 @@ pub fn read_followers(
         .filter_map(|b| {
             // Figures standing on a neighbouring tile show in the margin, or rise into the
             // picture from the tile below (going on past the patch, their middle low on it):
-            // not this tile's.
+            // not this tile's. Where tops show downwards (seen from above or behind), a figure
+            // going on past the bottom stands on this tile's south edge.
             let centre = patch_to_tile(b.centroid, margin, shift);
-            let from_below = b.cut_below && centre[1] > 1.0 - FROM_BELOW;
+            let from_below = b.cut_below && centre[1] > 1.0 - FROM_BELOW && rise[1] <= 0.0;
             if !(0.0..=1.0).contains(&centre[0]) || !(0.0..=1.0).contains(&centre[1]) || from_below
             {
                 return None;

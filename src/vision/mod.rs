@@ -3,7 +3,8 @@
 //! measured on a [`charuco`] board, frames undistorted with it),
 //! [`terrain`] (per-pixel landscape from a colour model calibrated on the start tile, its
 //! colours [`palette`] clusters), [`edges`] (what each side of a tile shows),
-//! [`locate`] (the grid from the start tile, tiles found outwards from it), [`rectify`] (grid
+//! [`locate`] (the grid from the start tile, tiles found outwards from it; [`outline`] fits
+//! the start tile's sides to its borders), [`rectify`] (grid
 //! cells as north-up patches), [`snap`] (cell corners moved onto the tile edges seen),
 //! [`tile`] (type + rotation as probabilities), [`pennant`] (the shield detector),
 //! [`standing`] (where figures stand as evidence of the tile), [`figures`] and [`meeples`]
@@ -26,6 +27,7 @@ pub mod locate;
 pub mod loose;
 pub mod meeples;
 pub mod occlusion;
+pub mod outline;
 pub mod palette;
 pub mod pennant;
 pub mod rectify;

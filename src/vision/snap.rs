@@ -66,7 +66,7 @@ fn edge_strength(grey: &Mat, a: [f64; 2], b: [f64; 2], normal: [f64; 2], d: f64)
 }
 
 /// Where two lines meet: each through `p` with direction `v`.
-fn meet(p: [f64; 2], v: [f64; 2], q: [f64; 2], w: [f64; 2]) -> Option<[f64; 2]> {
+pub(super) fn meet(p: [f64; 2], v: [f64; 2], q: [f64; 2], w: [f64; 2]) -> Option<[f64; 2]> {
     let det = v[0] * w[1] - v[1] * w[0];
     if det.abs() < 1e-9 {
         return None;
