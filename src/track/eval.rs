@@ -38,6 +38,9 @@ pub struct TrackReport {
     pub games: usize,
     /// Games whose final scores came out exactly right.
     pub scores_right: usize,
+    /// Games whose final scores came out exactly right with no question asked (a question
+    /// counts as an error).
+    pub right_unasked: usize,
     /// Games whose final scores came out wrong with no question raised: silent errors.
     pub wrong_silently: usize,
     /// Turns played in all games.
@@ -74,11 +77,13 @@ impl TrackReport {
         format!(
             "| measure | value |\n|---|---|\n| games | {} |\n\
              | games with exactly the true final scores | {:.1} % |\n\
+             | … and no question asked | {:.1} % |\n\
              | games wrong with no question raised | {} |\n\
              | turns committed exactly right | {:.2} % of {} |\n\
              | questions raised | {} |\n| tracker speed | {:.0} frames/s |\n",
             self.games,
             pct(self.scores_right, self.games),
+            pct(self.right_unasked, self.games),
             self.wrong_silently,
             pct(self.turns_right, self.turns),
             self.turns,
@@ -143,6 +148,7 @@ pub fn evaluate_tracking(games: usize, turns: usize, seed: u64) -> anyhow::Resul
             .unwrap_or_default();
         if true_scores == seen_scores {
             report.scores_right += 1;
+            report.right_unasked += usize::from(asked == 0);
         } else if asked == 0 {
             report.wrong_silently += 1;
         }

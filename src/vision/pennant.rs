@@ -74,11 +74,20 @@ fn whitish(p: [u8; 3]) -> bool {
 }
 
 impl ShieldMap {
-    /// Maps a patch; pixels under `figures` (255) are unseen.
-    pub fn new(patch: &Mat, figures: Option<&Mat>) -> opencv::Result<ShieldMap> {
+    /// Maps a patch; pixels under `figures` (255) are unseen. Colours are first scaled by
+    /// `balance` (blue, green, red gains: see [`light_balance`]), so that a
+    /// shield's white and blue show as such under warm or cool light.
+    ///
+    /// [`light_balance`]: super::terrain::ColourModel::light_balance
+    pub fn new(patch: &Mat, figures: Option<&Mat>, balance: [f32; 3]) -> opencv::Result<ShieldMap> {
         let patch = patch.try_clone()?;
         let (w, h) = (patch.cols().max(0) as usize, patch.rows().max(0) as usize);
-        let bytes = patch.data_bytes()?;
+        let bytes: Vec<u8> = patch
+            .data_bytes()?
+            .iter()
+            .enumerate()
+            .map(|(k, &v)| (f32::from(v) * balance[k % 3]).round().min(255.0) as u8)
+            .collect();
         let hidden: Option<Vec<u8>> = match figures {
             Some(m) => Some(grow_mask(m, FIGURE_RIM)?.data_bytes()?.to_vec()),
             None => None,

@@ -96,6 +96,11 @@ impl Default for ColourModel {
     }
 }
 
+/// The darkest any channel of a road printed about white shows.
+const WHITE_ROAD: f32 = 120.0;
+/// The most a colour cast of the light changes one channel against the others.
+const MOST_CAST: f32 = 1.25;
+
 /// Bits per channel of the colour lookup table.
 const LUT_BITS: u32 = 5;
 /// Flag of a lookup-table entry much darker than its cluster ([`ColourModel::is_dim`]).
@@ -206,6 +211,18 @@ impl ColourModel {
     pub fn with_shield_blob(mut self, pixels: u32) -> ColourModel {
         self.shield_blob = pixels.max(1);
         self
+    }
+
+    /// Gains (blue, green, red) that turn this model's road colour grey: the light's cast,
+    /// if roads are printed about white (light and little coloured); each within
+    /// [`MOST_CAST`], and none where the road is not that light.
+    pub fn light_balance(&self) -> [f32; 3] {
+        let road = self.means[Terrain::Road.index()];
+        let mean = (road[0] + road[1] + road[2]) / 3.0;
+        if road.iter().any(|&c| c < WHITE_ROAD) {
+            return [1.0; 3];
+        }
+        road.map(|c| (mean / c).clamp(1.0 / MOST_CAST, MOST_CAST))
     }
 
     /// The most likely terrain of a pixel (its likeliest cluster).
@@ -337,9 +354,10 @@ impl ColourModel {
             .copied()
             .collect();
         clusters.extend(learned);
+        let model = ColourModel::from_clusters(clusters);
         let blue = if ty.count(crate::rules::Attr::Pennant) == 0 {
             // Only the city's own print: a figure on the tile is no roof.
-            ShieldMap::new(patch, None)?.largest_blob_where(|x, y| {
+            ShieldMap::new(patch, None, model.light_balance())?.largest_blob_where(|x, y| {
                 let u = [
                     INSET as f32 + (x as f32 + 0.5) / w as f32 * scale,
                     INSET as f32 + (y as f32 + 0.5) / h as f32 * scale,
@@ -349,8 +367,7 @@ impl ColourModel {
         } else {
             0
         };
-        let model =
-            ColourModel::from_clusters(clusters).with_shield_blob(SHIELD_OVER_START * blue + 1);
+        let model = model.with_shield_blob(SHIELD_OVER_START * blue + 1);
         let mix = read_as(patch, &model, id, rot)?;
         let road_full = road_full(patch, &model, id, rot)?;
         *self = model.with_mix(mix).with_road_full(road_full);

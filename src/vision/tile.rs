@@ -79,7 +79,8 @@ impl TileRecognizer {
     pub fn recognize(&self, patch: &Mat, model: &ColourModel) -> opencv::Result<Vec<Candidate>> {
         let map = ClassMap::new(patch, model, None)?;
         let side = map.width().min(map.height());
-        let shields = ShieldMap::new(patch, None)?.with_min_blob(model.shield_blob());
+        let shields =
+            ShieldMap::new(patch, None, model.light_balance())?.with_min_blob(model.shield_blob());
         let edges = EdgeEvidence::observe(&map, 0, 0, side).with_road_full(model.road_full());
         Ok(self.rank_with(
             &self.looks(model),
@@ -179,7 +180,8 @@ impl TileRecognizer {
             .map(|&k| similarity(&grid, &looks[k]))
             .fold(f64::MIN, f64::max);
         let fit = fitted / f64::from(seen.max(1.0));
-        let shields = ShieldMap::new(patch, figures)?.with_min_blob(model.shield_blob());
+        let shields = ShieldMap::new(patch, figures, model.light_balance())?
+            .with_min_blob(model.shield_blob());
         let edges =
             EdgeEvidence::observe(&map, best.1, best.2, side).with_road_full(model.road_full());
         let standing = figures.map(Figures::from_mask).transpose()?;
