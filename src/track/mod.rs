@@ -28,7 +28,9 @@ use crate::rules::{Game, Pos, Rotation, RuleOptions, Setup, Turn};
 use crate::sim::figures::colour_bgr;
 use crate::vision::calibration::Calibration;
 use crate::vision::figures::Enrolment;
-use crate::vision::locate::{find_start_tile, predict, predict_fitted, table_colours_near};
+use crate::vision::locate::{
+    find_start_tile, predict, predict_fitted, table_colours_near, table_like,
+};
 use crate::vision::rectify::{quad_patch, Quad, MARGIN_PX};
 use crate::vision::terrain::ColourModel;
 use crate::vision::tile::TileRecognizer;
@@ -58,6 +60,9 @@ const NEW_TILE_CHANGE: f64 = 0.3;
 const TEXTURE_CHANGE: f64 = 2.0;
 /// Grey-level change (small picture) that counts as something there that was not.
 const ARM_LEVEL: f64 = 30.0;
+/// Share of a change's pixels showing the table's colours over which it is the table itself
+/// (out of line after a camera move), not an arm.
+const TABLE_SHARE: f64 = 0.85;
 /// Seconds of stillness after which a picture is read even with an arm in it.
 const ARM_WAIT_S: f64 = 3.0;
 /// The same in frames, for a source with no clock.
@@ -285,7 +290,7 @@ impl Tracker {
             (Some(now), Some(moved)) => now - moved >= ARM_WAIT_S,
             _ => self.quiet >= ARM_WAIT_FRAMES,
         };
-        if !waited && self.arm_in_view()? {
+        if !waited && self.arm_in_view(frame)? {
             return Ok(Vec::new());
         }
         self.read_this_pause = true;
@@ -295,10 +300,10 @@ impl Tracker {
         Ok(events)
     }
 
-    /// Whether an arm reaches into the picture: a change since the last picture read that
-    /// touches the picture's border and is bigger than a tile (but not most of the picture,
-    /// which is the light or the camera moving).
-    fn arm_in_view(&self) -> opencv::Result<bool> {
+    /// Whether an arm reaches into the picture (`frame`): a change since the last picture read
+    /// that touches the picture's border and is bigger than a tile (but not most of the
+    /// picture, which is the light or the camera moving), and does not show the table now.
+    fn arm_in_view(&self, frame: &Mat) -> opencv::Result<bool> {
         let (Some(now), Some(before), Some(calib)) =
             (&self.previous, &self.read_small, &self.calibration)
         else {
@@ -373,7 +378,11 @@ impl Tracker {
             let (cw, ch) = (at(imgproc::CC_STAT_WIDTH)?, at(imgproc::CC_STAT_HEIGHT)?);
             let area = f64::from(at(imgproc::CC_STAT_AREA)?);
             let border = x == 0 || y == 0 || x + cw == w || y + ch == h;
-            if border && area > 1.5 * tile_area && area < 0.5 * f64::from(w * h) {
+            if border
+                && area > 1.5 * tile_area
+                && area < 0.5 * f64::from(w * h)
+                && !shows_table(frame, &labels, i, scale, &calib.table)?
+            {
                 return Ok(true);
             }
         }
@@ -760,6 +769,35 @@ fn mismatched(
 }
 
 /// The box around every located cell, in pixels of a picture `scale` times the frame's size.
+/// Whether component `label` of `labels` (a reduced picture, `scale` of the frame's size)
+/// shows the table (colours `table`) in `frame` for the most part: a checked cloth the camera's
+/// move left out of line (near checks move further than far ones), not an arm.
+fn shows_table(
+    frame: &Mat,
+    labels: &Mat,
+    label: i32,
+    scale: f64,
+    table: &[[f32; 3]; 2],
+) -> opencv::Result<bool> {
+    let (mut on, mut all) = (0usize, 0usize);
+    for y in 0..labels.rows() {
+        for x in 0..labels.cols() {
+            if *labels.at_2d::<i32>(y, x)? != label {
+                continue;
+            }
+            let fx = ((f64::from(x) + 0.5) / scale) as i32;
+            let fy = ((f64::from(y) + 0.5) / scale) as i32;
+            if fx >= frame.cols() || fy >= frame.rows() {
+                continue;
+            }
+            let p = frame.at_2d::<opencv::core::Vec3b>(fy, fx)?.0;
+            all += 1;
+            on += usize::from(table_like(p, table));
+        }
+    }
+    Ok(on as f64 >= TABLE_SHARE * all.max(1) as f64)
+}
+
 fn board_box(quads: &BTreeMap<Pos, Quad>, scale: f64) -> Option<opencv::core::Rect> {
     let corners = quads.values().flatten();
     let (mut lo, mut hi) = ([f64::MAX; 2], [f64::MIN; 2]);

@@ -122,6 +122,11 @@ fn dist2(a: &[f32; 3], b: &[f32; 3]) -> f32 {
     (0..3).map(|c| (a[c] - b[c]).powi(2)).sum()
 }
 
+/// Whether a pixel shows the table (colours `table`, a mix of them, a little lighter or darker).
+pub fn table_like(p: [u8; 3], table: &[[f32; 3]; 2]) -> bool {
+    blend_distance2(p, table) <= TABLE_LIKE * TABLE_LIKE
+}
+
 /// Squared distance from a pixel to the nearest mix of the two table colours, a little lighter
 /// or darker (the edges of checks and grain, under uneven light).
 fn blend_distance2(p: [u8; 3], table: &[[f32; 3]; 2]) -> f32 {
@@ -280,11 +285,8 @@ pub fn find_start_tile(frame: &Mat, model: &ColourModel) -> opencv::Result<Optio
     // The mask's corners are cut short where the tile's print is like the table: its sides
     // are fitted to the borders the picture shows.
     let corners = [corners[0], corners[1], corners[2], corners[3]];
-    let table_like = |c: [f64; 3]| {
-        let p = c.map(|v| v.round().clamp(0.0, 255.0) as u8);
-        blend_distance2(p, &table) <= TABLE_LIKE * TABLE_LIKE
-    };
-    let corners = fit_outline(frame, &corners, &table_like);
+    let on_table = |c: [f64; 3]| table_like(c.map(|v| v.round().clamp(0.0, 255.0) as u8), &table);
+    let corners = fit_outline(frame, &corners, &on_table);
     // The turn whose picture looks most like the start tile as printed decides north.
     let d = catalogue().tile_id("D").expect("the start tile type");
     let template = expected_grid(d, Rotation::R0);
