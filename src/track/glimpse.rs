@@ -10,7 +10,7 @@ use crate::vision::figures::Blob;
 use crate::vision::locate::{inside, MIN_FIT};
 use crate::vision::meeples::{read_followers, FollowerRead};
 use crate::vision::rectify::{quad_patch, Quad, MARGIN_PX};
-use crate::vision::terrain::ColourModel;
+use crate::vision::terrain::{same_for_the_rules, ColourModel};
 use crate::vision::tile::Candidate;
 
 /// A glimpsed tile's likeliest legal reading less likely than this leaves the picture
@@ -221,7 +221,7 @@ impl Tracker {
     }
 
     /// The follower glimpsed on the open tile before it was committed, if the tile was read the
-    /// same then and the follower's feature is complete now (scored and taken back, so not on
+    /// same then (as far as the rules can tell) and the follower's feature is complete now (scored and taken back, so not on
     /// the still table).
     pub(super) fn recall_glimpse(&mut self) -> anyhow::Result<Option<Event>> {
         let Some((pos, _)) = self.open_without_follower() else {
@@ -233,8 +233,12 @@ impl Tracker {
         let Some(placed) = self.game.board().get(pos).copied() else {
             return Ok(None);
         };
+        // Two turns of a symmetric tile the rules cannot tell apart read the same: a figure's
+        // port is on the board, whichever of them the glimpse read.
         let Some(seen) = sightings.iter().rev().find(|g| {
-            g.tile == placed.tile && g.rot == placed.placement.rot && g.during == self.settled
+            g.tile == placed.tile
+                && same_for_the_rules(g.tile, g.rot, placed.placement.rot)
+                && g.during == self.settled
         }) else {
             return Ok(None);
         };
@@ -307,6 +311,40 @@ mod tests {
             Some(Event::Follower { port: "S".into() })
         );
         // The two-tile city, closed, is Ann's: 4 points.
+        let scores = tracker.record().replay().unwrap().game.scores().to_vec();
+        assert_eq!(scores, [4, 0]);
+    }
+
+    #[test]
+    fn a_follower_glimpsed_on_a_turn_of_the_tile_the_rules_cannot_tell_apart_counts() {
+        // H (cities north and south) laid turned 180° north of the start tile, its southern
+        // city closing the start tile's; the glimpse read it unturned, as the rules see it the
+        // same (seed 3300 game 9: the knight, scored and taken back at once, was missed).
+        let pos = Pos::new(0, -1);
+        let mut tracker = super::super::after_ann_lays("H", pos, 180);
+        tracker
+            .quads
+            .insert(pos, [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]);
+        let knight = FollowerRead {
+            colour: 0,
+            port: "S".parse().unwrap(),
+            kind: FeatureKind::City,
+            lying: false,
+            foot: [0.0, 0.0],
+            doubt: None,
+        };
+        let seen = Sighting {
+            tile: catalogue().tile_id("H").unwrap(),
+            rot: Rotation::R0,
+            followers: vec![knight],
+            during: 0,
+            whole: true,
+        };
+        tracker.glimpsed.insert(pos, vec![seen]);
+        assert_eq!(
+            tracker.recall_glimpse().unwrap(),
+            Some(Event::Follower { port: "S".into() })
+        );
         let scores = tracker.record().replay().unwrap().game.scores().to_vec();
         assert_eq!(scores, [4, 0]);
     }
