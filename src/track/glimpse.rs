@@ -272,12 +272,12 @@ mod tests {
     use super::*;
     use crate::rules::{catalogue, FeatureKind};
 
-    /// Ann has just laid a city cap on the start tile's city (closing it), the tracker saw her
-    /// follower on it only in glimpses, and the tile under the follower read differently from
-    /// one glimpse to the next.
-    fn cap_closing_the_start_city(glimpsed_as: &[&str]) -> Tracker {
+    /// Ann has just laid `laid` (turned 180°) north of the start tile, a city of it closing the
+    /// start tile's, and the tracker saw her knight on that city only in glimpses, the tile
+    /// under it read as `glimpsed_as` (type and turn) from one glimpse to the next.
+    fn closing_the_start_city(laid: &str, glimpsed_as: &[(&str, Rotation)]) -> Tracker {
         let pos = Pos::new(0, -1);
-        let mut tracker = super::super::after_ann_lays("E", pos, 180);
+        let mut tracker = super::super::after_ann_lays(laid, pos, 180);
         tracker
             .quads
             .insert(pos, [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]);
@@ -291,9 +291,9 @@ mod tests {
         };
         let sightings = glimpsed_as
             .iter()
-            .map(|name| Sighting {
+            .map(|&(name, rot)| Sighting {
                 tile: catalogue().tile_id(name).unwrap(),
-                rot: Rotation::R180,
+                rot,
                 followers: vec![knight],
                 during: 0,
                 whole: false,
@@ -301,6 +301,13 @@ mod tests {
             .collect();
         tracker.glimpsed.insert(pos, sightings);
         tracker
+    }
+
+    /// A city cap closing the start city, glimpsed turned 180° as each of `glimpsed_as`.
+    fn cap_closing_the_start_city(glimpsed_as: &[&str]) -> Tracker {
+        let seen: Vec<(&str, Rotation)> =
+            glimpsed_as.iter().map(|&n| (n, Rotation::R180)).collect();
+        closing_the_start_city("E", &seen)
     }
 
     #[test]
@@ -320,27 +327,7 @@ mod tests {
         // H (cities north and south) laid turned 180° north of the start tile, its southern
         // city closing the start tile's; the glimpse read it unturned, as the rules see it the
         // same (seed 3300 game 9: the knight, scored and taken back at once, was missed).
-        let pos = Pos::new(0, -1);
-        let mut tracker = super::super::after_ann_lays("H", pos, 180);
-        tracker
-            .quads
-            .insert(pos, [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]);
-        let knight = FollowerRead {
-            colour: 0,
-            port: "S".parse().unwrap(),
-            kind: FeatureKind::City,
-            lying: false,
-            foot: [0.0, 0.0],
-            doubt: None,
-        };
-        let seen = Sighting {
-            tile: catalogue().tile_id("H").unwrap(),
-            rot: Rotation::R0,
-            followers: vec![knight],
-            during: 0,
-            whole: true,
-        };
-        tracker.glimpsed.insert(pos, vec![seen]);
+        let mut tracker = closing_the_start_city("H", &[("H", Rotation::R0)]);
         assert_eq!(
             tracker.recall_glimpse().unwrap(),
             Some(Event::Follower { port: "S".into() })
