@@ -33,6 +33,9 @@ const ON_LINE_PX: f64 = 1.5;
 /// Smallest share of a side's samples on its fitted line for the line to be believed.
 const MIN_SUPPORT: f64 = 0.4;
 
+/// A straight line: a point on it and its direction.
+type Line = ([f64; 2], [f64; 2]);
+
 /// Colour at a real-valued pixel position (bilinear), `None` outside the picture.
 fn colour_at(frame: &Mat, x: f64, y: f64) -> Option<[f64; 3]> {
     let (x0, y0) = (x.floor(), y.floor());
@@ -70,11 +73,9 @@ fn across(frame: &Mat, p: [f64; 2], normal: [f64; 2], d: f64) -> Option<(f64, [f
 
 /// A line through `points` most of them lie on (within [`ON_LINE_PX`]): the pair of points
 /// whose line most others lie on, refitted to those by least squares. `None` when too few do.
-fn robust_line(points: &[[f64; 2]]) -> Option<([f64; 2], [f64; 2])> {
-    let off = |p: [f64; 2], (q, v): ([f64; 2], [f64; 2])| {
-        ((p[0] - q[0]) * v[1] - (p[1] - q[1]) * v[0]).abs()
-    };
-    let mut best: Option<(usize, ([f64; 2], [f64; 2]))> = None;
+fn robust_line(points: &[[f64; 2]]) -> Option<Line> {
+    let off = |p: [f64; 2], (q, v): Line| ((p[0] - q[0]) * v[1] - (p[1] - q[1]) * v[0]).abs();
+    let mut best: Option<(usize, Line)> = None;
     for (i, &a) in points.iter().enumerate() {
         for &b in &points[i + 1..] {
             let len = (b[0] - a[0]).hypot(b[1] - a[1]);
@@ -125,7 +126,7 @@ fn side_line(
     quad: &Quad,
     k: usize,
     table_like: &dyn Fn([f64; 3]) -> bool,
-) -> Option<([f64; 2], [f64; 2])> {
+) -> Option<Line> {
     let centre = [
         quad.iter().map(|p| p[0]).sum::<f64>() / 4.0,
         quad.iter().map(|p| p[1]).sum::<f64>() / 4.0,
@@ -166,7 +167,7 @@ fn side_line(
 /// shows there between the tile and the table (colours `table_like` tells). A side with no such
 /// border stays where it was.
 pub fn fit_outline(frame: &Mat, quad: &Quad, table_like: &dyn Fn([f64; 3]) -> bool) -> Quad {
-    let lines: Vec<([f64; 2], [f64; 2])> = (0..4)
+    let lines: Vec<Line> = (0..4)
         .map(|k| {
             side_line(frame, quad, k, table_like).unwrap_or_else(|| {
                 let (a, b) = (quad[k], quad[(k + 1) % 4]);
