@@ -413,6 +413,29 @@ fn the_start_tile_is_found_whole_when_its_road_cuts_it_in_two_and_not_with_speck
 }
 
 #[test]
+fn the_start_tile_is_found_with_a_strip_of_floor_along_the_picture_s_edge() {
+    use meeplecam::camera::FrameSource;
+    use meeplecam::sim::game::film_game;
+    use meeplecam::vision::locate::find_start_tile;
+    // A filmed game (eval track's seed 3700, game 15): a red-and-white checked cloth, and along
+    // the picture's bottom edge a few rows of the mauve beyond it. The table's colours, taken
+    // from the picture's very border, mixed that strip into the red checks', the checks no
+    // longer looked like the table, and the "start tile" found spanned the picture (0 of 30
+    // turns right).
+    let mut source = film_game(3700 * 7_919 + 15, 30, 5.0).unwrap().source;
+    let frame = source.next_frame().unwrap().expect("a setup frame");
+    let truth = source.truth().expect("simulated truth").tiles[0].corners_px;
+    let found = find_start_tile(&frame.image, &ColourModel::default())
+        .unwrap()
+        .expect("a start tile");
+    let side = (truth[1][0] - truth[0][0]).hypot(truth[1][1] - truth[0][1]);
+    for (f, t) in found.iter().zip(&truth) {
+        let err = (f[0] - t[0]).hypot(f[1] - t[1]) / side;
+        assert!(err < 0.1, "{f:?} vs {t:?}: {err:.3}");
+    }
+}
+
+#[test]
 fn the_start_tile_s_corners_lie_on_its_borders_where_its_print_is_like_the_table() {
     use meeplecam::camera::FrameSource;
     use meeplecam::sim::game::film_game;

@@ -21,8 +21,9 @@ pub const MIN_FIT: f64 = -0.7;
 /// The most cells a read visits (a base game has 72 tiles; their frontier stays well below this).
 const MAX_CELLS: usize = 400;
 
-/// The table's colours: two cluster centres of the frame's border (one for a plain table,
-/// two for a checked cloth or strong grain).
+/// The table's colours: two cluster centres of rings of pixels a little inside the frame's
+/// border (one for a plain table, two for a checked cloth or strong grain). The border itself is
+/// left out: a strip of floor or of the table's edge may show there.
 pub fn table_colours(frame: &Mat) -> opencv::Result<[[f32; 3]; 2]> {
     let (w, h) = (frame.cols(), frame.rows());
     let mut px: Vec<[f32; 3]> = Vec::new();
@@ -31,16 +32,25 @@ pub fn table_colours(frame: &Mat) -> opencv::Result<[[f32; 3]; 2]> {
         px.push([f32::from(v[0]), f32::from(v[1]), f32::from(v[2])]);
         Ok(())
     };
-    for x in (0..w).step_by(3) {
-        push(x, 1)?;
-        push(x, h - 2)?;
-    }
-    for y in (0..h).step_by(3) {
-        push(1, y)?;
-        push(w - 2, y)?;
+    for inset in TABLE_RINGS {
+        let (dx, dy) = (
+            ((f64::from(w) * inset) as i32).min(w - 1),
+            ((f64::from(h) * inset) as i32).min(h - 1),
+        );
+        for x in (0..w).step_by(3) {
+            push(x, dy)?;
+            push(x, h - 1 - dy)?;
+        }
+        for y in (0..h).step_by(3) {
+            push(dx, y)?;
+            push(w - 1 - dx, y)?;
+        }
     }
     Ok(two_means(&px))
 }
+
+/// Where (shares of the frame's width and height in from each side) [`table_colours`] samples.
+const TABLE_RINGS: [f64; 3] = [0.03, 0.06, 0.1];
 
 /// The table's colours around the start tile (corners `start`) in a setup frame: two cluster
 /// centres of the table one to four cells from it, where it is seen at the board's own scale
