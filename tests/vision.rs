@@ -342,9 +342,33 @@ fn a_short_simulated_game_is_tracked_from_its_frames() {
     assert!(seen.replay().is_ok());
 }
 
+/// The farthest (in tile sides) any corner of the start tile found in `image` lies from its
+/// true corners `truth`; panics (saying `what`) when none is found.
+fn start_tile_error(image: &opencv::core::Mat, truth: &[[f64; 2]; 4], what: &str) -> f64 {
+    let found = meeplecam::vision::locate::find_start_tile(image, &ColourModel::default())
+        .unwrap()
+        .unwrap_or_else(|| panic!("{what}: no start tile found"));
+    let side = (truth[1][0] - truth[0][0]).hypot(truth[1][1] - truth[0][1]);
+    found
+        .iter()
+        .zip(truth)
+        .map(|(f, t)| (f[0] - t[0]).hypot(f[1] - t[1]) / side)
+        .fold(0.0, f64::max)
+}
+
+/// The first setup frame of a filmed game and its start tile's true corners.
+fn setup_frame(film: u64) -> (opencv::core::Mat, [[f64; 2]; 4]) {
+    use meeplecam::camera::FrameSource;
+    let mut source = meeplecam::sim::game::film_game(film, 30, 5.0)
+        .unwrap()
+        .source;
+    let frame = source.next_frame().unwrap().expect("a setup frame");
+    let truth = source.truth().expect("simulated truth").tiles[0].corners_px;
+    (frame.image, truth)
+}
+
 #[test]
 fn the_start_tile_is_found_on_a_checked_cloth_seen_at_an_angle() {
-    use meeplecam::vision::locate::find_start_tile;
     let cam = Camera::oblique([1280, 720], 66.0, [22.75, 22.75], 700.0, 40.0);
     let start = lone_tile("D", Rotation::R0, 5);
     let scene = Scene {
@@ -369,21 +393,14 @@ fn the_start_tile_is_found_on_a_checked_cloth_seen_at_an_angle() {
         .render(&scene, &sensor, 0)
         .unwrap();
     let truth = frame.truth.tiles[0].corners_px;
-    let found = find_start_tile(&frame.image, &ColourModel::default())
-        .unwrap()
-        .expect("the start tile stands out from the checks");
-    let side = (truth[1][0] - truth[0][0]).hypot(truth[1][1] - truth[0][1]);
-    for (f, t) in found.iter().zip(&truth) {
-        let err = (f[0] - t[0]).hypot(f[1] - t[1]) / side;
-        assert!(err < 0.1, "corner {f:?} vs {t:?}: {err:.3} tile");
-    }
+    let err = start_tile_error(&frame.image, &truth, "checked cloth at an angle");
+    assert!(err < 0.1, "{err:.3} tile");
 }
 
 #[test]
 fn the_start_tile_is_found_whole_when_its_road_cuts_it_in_two_and_not_with_specks_of_cloth() {
     use meeplecam::camera::FrameSource;
     use meeplecam::sim::game::film_game;
-    use meeplecam::vision::locate::find_start_tile;
     // Filmed games (eval track's seed 1300 game 9, seed 1700 game 3 and seed 2500 game 7)
     // whose start tile lies on a red-and-white checked cloth. In the first, overhead and about
     // 100 px wide, its pale road is wider than the gaps the tile mask closes, so the tile shows
@@ -397,68 +414,36 @@ fn the_start_tile_is_found_whole_when_its_road_cuts_it_in_two_and_not_with_speck
         for _ in 0..3 {
             let frame = source.next_frame().unwrap().expect("a setup frame");
             let truth = source.truth().expect("simulated truth").tiles[0].corners_px;
-            let found = find_start_tile(&frame.image, &ColourModel::default())
-                .unwrap()
-                .unwrap_or_else(|| panic!("seed {seed} game {game}: no start tile found"));
-            let side = (truth[1][0] - truth[0][0]).hypot(truth[1][1] - truth[0][1]);
-            for (f, t) in found.iter().zip(&truth) {
-                let err = (f[0] - t[0]).hypot(f[1] - t[1]) / side;
-                assert!(
-                    err < 0.1,
-                    "seed {seed} game {game}: {f:?} vs {t:?}: {err:.3}"
-                );
-            }
+            let what = format!("seed {seed} game {game}");
+            let err = start_tile_error(&frame.image, &truth, &what);
+            assert!(err < 0.1, "{what}: {err:.3}");
         }
     }
 }
 
 #[test]
 fn the_start_tile_is_found_with_a_strip_of_floor_along_the_picture_s_edge() {
-    use meeplecam::camera::FrameSource;
-    use meeplecam::sim::game::film_game;
-    use meeplecam::vision::locate::find_start_tile;
     // A filmed game (eval track's seed 3700, game 15): a red-and-white checked cloth, and along
     // the picture's bottom edge a few rows of the mauve beyond it. The table's colours, taken
     // from the picture's very border, mixed that strip into the red checks', the checks no
     // longer looked like the table, and the "start tile" found spanned the picture (0 of 30
     // turns right).
-    let mut source = film_game(3700 * 7_919 + 15, 30, 5.0).unwrap().source;
-    let frame = source.next_frame().unwrap().expect("a setup frame");
-    let truth = source.truth().expect("simulated truth").tiles[0].corners_px;
-    let found = find_start_tile(&frame.image, &ColourModel::default())
-        .unwrap()
-        .expect("a start tile");
-    let side = (truth[1][0] - truth[0][0]).hypot(truth[1][1] - truth[0][1]);
-    for (f, t) in found.iter().zip(&truth) {
-        let err = (f[0] - t[0]).hypot(f[1] - t[1]) / side;
-        assert!(err < 0.1, "{f:?} vs {t:?}: {err:.3}");
-    }
+    let (image, truth) = setup_frame(3700 * 7_919 + 15);
+    let err = start_tile_error(&image, &truth, "seed 3700 game 15");
+    assert!(err < 0.1, "{err:.3}");
 }
 
 #[test]
 fn the_start_tile_s_corners_lie_on_its_borders_where_its_print_is_like_the_table() {
-    use meeplecam::camera::FrameSource;
-    use meeplecam::sim::game::film_game;
-    use meeplecam::vision::locate::find_start_tile;
     // Filmed games (eval track's seed 3300 game 8, seed 2500 game 6, seed 1300 game 13) whose
     // start tile's colour mask falls short of a corner: a pale city wall or road end against
     // a pale table. The corners drawn around the mask were 6 to 12 % of a tile side off, and
     // the grid continued from them shrank cell by cell (seed 3300 game 8: 3 of 30 turns read).
     for (seed, game) in [(3300, 8), (2500, 6), (1300, 13)] {
-        let mut source = film_game(seed * 7_919 + game, 30, 5.0).unwrap().source;
-        let frame = source.next_frame().unwrap().expect("a setup frame");
-        let truth = source.truth().expect("simulated truth").tiles[0].corners_px;
-        let found = find_start_tile(&frame.image, &ColourModel::default())
-            .unwrap()
-            .unwrap_or_else(|| panic!("seed {seed} game {game}: no start tile found"));
-        let side = (truth[1][0] - truth[0][0]).hypot(truth[1][1] - truth[0][1]);
-        for (f, t) in found.iter().zip(&truth) {
-            let err = (f[0] - t[0]).hypot(f[1] - t[1]) / side;
-            assert!(
-                err < 0.04,
-                "seed {seed} game {game}: {f:?} vs {t:?}: {err:.3}"
-            );
-        }
+        let (image, truth) = setup_frame(seed * 7_919 + game);
+        let what = format!("seed {seed} game {game}");
+        let err = start_tile_error(&image, &truth, &what);
+        assert!(err < 0.04, "{what}: {err:.3}");
     }
 }
 
