@@ -8,7 +8,7 @@ use opencv::core::{Mat, Vec3b};
 use opencv::prelude::*;
 
 use super::rectify::Quad;
-use super::snap::meet;
+use super::snap::{bilinear, meet};
 
 /// Points sampled along each side, between its trimmed ends.
 const SAMPLES: usize = 32;
@@ -38,28 +38,12 @@ type Line = ([f64; 2], [f64; 2]);
 
 /// Colour at a real-valued pixel position (bilinear), `None` outside the picture.
 fn colour_at(frame: &Mat, x: f64, y: f64) -> Option<[f64; 3]> {
-    let (x0, y0) = (x.floor(), y.floor());
-    if x0 < 0.0
-        || y0 < 0.0
-        || x0 + 1.0 >= f64::from(frame.cols())
-        || y0 + 1.0 >= f64::from(frame.rows())
-    {
-        return None;
-    }
-    let (fx, fy) = (x - x0, y - y0);
-    let mut out = [0.0; 3];
-    for (dx, dy, w) in [
-        (0, 0, (1.0 - fx) * (1.0 - fy)),
-        (1, 0, fx * (1.0 - fy)),
-        (0, 1, (1.0 - fx) * fy),
-        (1, 1, fx * fy),
-    ] {
-        let p = frame.at_2d::<Vec3b>(y0 as i32 + dy, x0 as i32 + dx).ok()?;
-        for (o, v) in out.iter_mut().zip(p.0) {
-            *o += w * f64::from(v);
-        }
-    }
-    Some(out)
+    bilinear(frame, x, y, |px, py| {
+        frame
+            .at_2d::<Vec3b>(py, px)
+            .ok()
+            .map(|p| p.0.map(f64::from))
+    })
 }
 
 /// What the picture shows across a side's direction at `p`, `d` pixels along `normal`: the

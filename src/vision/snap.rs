@@ -21,28 +21,44 @@ const MOVE_GAIN: f64 = 1.25;
 /// Most the gap between opposite sides may change by snapping, as a share of a tile side.
 const MOST_STRETCH: f64 = 0.15;
 
-/// Grey level at a real-valued pixel position (bilinear), `None` outside the picture.
-fn grey_at(grey: &Mat, x: f64, y: f64) -> Option<f64> {
+/// The `N` channels at a real-valued pixel position of `picture`, mixed bilinearly from the four
+/// pixels around it (`pixel(x, y)` reads one); `None` outside the picture.
+pub(super) fn bilinear<const N: usize>(
+    picture: &Mat,
+    x: f64,
+    y: f64,
+    pixel: impl Fn(i32, i32) -> Option<[f64; N]>,
+) -> Option<[f64; N]> {
     let (x0, y0) = (x.floor(), y.floor());
     if x0 < 0.0
         || y0 < 0.0
-        || x0 + 1.0 >= f64::from(grey.cols())
-        || y0 + 1.0 >= f64::from(grey.rows())
+        || x0 + 1.0 >= f64::from(picture.cols())
+        || y0 + 1.0 >= f64::from(picture.rows())
     {
         return None;
     }
     let (fx, fy) = (x - x0, y - y0);
-    let px = |dx: i32, dy: i32| {
-        grey.at_2d::<u8>(y0 as i32 + dy, x0 as i32 + dx)
-            .map(|&v| f64::from(v))
-            .unwrap_or(0.0)
-    };
-    Some(
-        px(0, 0) * (1.0 - fx) * (1.0 - fy)
-            + px(1, 0) * fx * (1.0 - fy)
-            + px(0, 1) * (1.0 - fx) * fy
-            + px(1, 1) * fx * fy,
-    )
+    let mut out = [0.0; N];
+    for (dx, dy, w) in [
+        (0, 0, (1.0 - fx) * (1.0 - fy)),
+        (1, 0, fx * (1.0 - fy)),
+        (0, 1, (1.0 - fx) * fy),
+        (1, 1, fx * fy),
+    ] {
+        let p = pixel(x0 as i32 + dx, y0 as i32 + dy)?;
+        for (o, v) in out.iter_mut().zip(p) {
+            *o += w * v;
+        }
+    }
+    Some(out)
+}
+
+/// Grey level at a real-valued pixel position (bilinear), `None` outside the picture.
+fn grey_at(grey: &Mat, x: f64, y: f64) -> Option<f64> {
+    bilinear(grey, x, y, |px, py| {
+        grey.at_2d::<u8>(py, px).ok().map(|&v| [f64::from(v)])
+    })
+    .map(|[v]| v)
 }
 
 /// Mean (capped) grey step across the line from `a` to `b` moved `d` pixels along `normal`.
