@@ -326,6 +326,32 @@ fn a_shield_hidden_by_the_follower_laid_with_its_tile_is_asked_about() {
 }
 
 #[test]
+fn a_shield_glimpsed_bare_before_the_follower_hid_it_is_not_asked_about() {
+    let mut table = Table::new();
+    let (mut tracker, start) = registered(&mut table);
+
+    // Ann lays Q (a three-sided city with a shield) north of the start tile and goes for a
+    // follower while her arm moves about the table's left edge: the tile lies alone, still,
+    // shield in view. Then her follower stands on the city over the shield.
+    let q = tile("Q", 0, -1, Rotation::R180);
+    for (k, x) in [60.0, 140.0, 220.0, 140.0].into_iter().enumerate() {
+        let frame = table.shoot(&[start, q], &[], Some(arm(x, 100.0 + 50.0 * k as f64)));
+        tracker.feed(&frame).unwrap();
+    }
+    let meeple = MeepleOnTable::on(&q, "S".parse().unwrap(), Colour::Red, Figure::Normal, 1.6)
+        .expect("a follower spot on the city");
+    let laid = table.shoot(&[start, q], &[meeple], None);
+    feed(&mut tracker, &laid, 5);
+
+    // The glimpse showed the tile as the still picture does but for the figure: no hand hid
+    // the shield then, and Q (not R, the same city without one) stands unasked.
+    let turns = tracker.turns();
+    assert_eq!(turns.len(), 1);
+    assert_eq!(turns[0].tile, "Q");
+    assert_eq!(tracker.questions(), &[] as &[String]);
+}
+
+#[test]
 fn a_tile_laid_before_any_still_picture_after_setup_is_read_from_itself() {
     let mut table = Table::new();
     let (mut tracker, start) = registered(&mut table);

@@ -40,8 +40,18 @@ struct Figured {
 enum Seen {
     /// A figure on it, and where the figures' feet are in the frame.
     Figured(Sighting, Vec<[f64; 2]>),
-    /// The tile alone: its readings, likeliest first.
-    Bare(Vec<Candidate>),
+    /// The tile alone.
+    Bare(BareGlimpse),
+}
+
+/// A new tile glimpsed with no figure on it while hands moved elsewhere.
+pub(super) struct BareGlimpse {
+    /// Readings, likeliest first.
+    pub(super) ranked: Vec<Candidate>,
+    /// The still pictures read before it (it counts only until the next).
+    pub(super) during: u64,
+    /// The cell's patch as glimpsed.
+    pub(super) patch: Mat,
 }
 
 /// A new tile glimpsed with a figure on it while hands moved elsewhere.
@@ -121,8 +131,8 @@ impl Tracker {
                         }
                     }
                 }
-                Some(Seen::Bare(ranked)) => {
-                    self.bare.insert(pos, (ranked, self.settled));
+                Some(Seen::Bare(glimpse)) => {
+                    self.bare.insert(pos, glimpse);
                 }
                 None => {}
             }
@@ -174,7 +184,12 @@ impl Tracker {
         }
         let (mask, blobs) = self.enrolment.find(&patch, &calib.colours, 0.03)?;
         if blobs.is_empty() {
-            if !still || self.bare.get(&pos).is_some_and(|b| b.1 == self.settled) {
+            if !still
+                || self
+                    .bare
+                    .get(&pos)
+                    .is_some_and(|b| b.during == self.settled)
+            {
                 return Ok(None);
             }
             let (ranked, _, fit) = self.recognizer.recognize_located(
@@ -189,7 +204,13 @@ impl Tracker {
                 .iter()
                 .find(|c| self.allows(c, pos))
                 .is_some_and(|c| c.probability >= UNEXPLAINED);
-            return Ok((fit >= MIN_FIT && explained).then_some(Seen::Bare(ranked)));
+            return Ok(
+                (fit >= MIN_FIT && explained).then_some(Seen::Bare(BareGlimpse {
+                    ranked,
+                    during: self.settled,
+                    patch,
+                })),
+            );
         }
         let Some(Figured {
             blobs,

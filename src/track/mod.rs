@@ -146,9 +146,8 @@ pub struct Tracker {
     in_hand: Option<crate::rules::TileId>,
     /// New tiles with a figure on them glimpsed while hands moved, by cell, oldest first.
     glimpsed: BTreeMap<Pos, Vec<glimpse::Sighting>>,
-    /// New tiles glimpsed with no figure on them while hands moved: their readings, and the
-    /// still pictures read before (a glimpse counts only until the next).
-    bare: BTreeMap<Pos, (Vec<crate::vision::tile::Candidate>, u64)>,
+    /// New tiles glimpsed with no figure on them while hands moved, by cell.
+    bare: BTreeMap<Pos, glimpse::BareGlimpse>,
     questions: Vec<String>,
 }
 
@@ -848,13 +847,32 @@ fn cell_middle(patch: &Mat) -> opencv::Result<Mat> {
 /// brightness by at most [`LIGHT_DRIFT`]: the room getting darker is not a new tile, a bright
 /// tile on a dark cloth still is).
 fn changed_share(before: &Mat, now: &Mat) -> opencv::Result<f64> {
+    changed_share_outside(before, now, None)
+}
+
+/// [`changed_share`] over the pixels not marked (non-zero) in `hidden`, if given (same size).
+fn changed_share_outside(before: &Mat, now: &Mat, hidden: Option<&Mat>) -> opencv::Result<f64> {
     let (a, b) = (before.try_clone()?, now.try_clone()?);
     let (a, b) = (a.data_bytes()?, b.data_bytes()?);
-    let mean = |px: &[u8]| px.iter().map(|&v| f64::from(v)).sum::<f64>() / px.len().max(1) as f64;
-    let gain = (mean(a) / mean(b).max(1.0)).clamp(1.0 / LIGHT_DRIFT, LIGHT_DRIFT);
+    let hidden = match hidden {
+        Some(m) => m.try_clone()?.data_bytes()?.to_vec(),
+        None => vec![0; a.len() / 3],
+    };
+    let shown = |px: &[u8]| -> Vec<[u8; 3]> {
+        px.chunks_exact(3)
+            .zip(&hidden)
+            .filter(|(_, &h)| h == 0)
+            .map(|(p, _)| [p[0], p[1], p[2]])
+            .collect()
+    };
+    let (a, b) = (shown(a), shown(b));
+    let mean = |px: &[[u8; 3]]| {
+        px.iter().flatten().map(|&v| f64::from(v)).sum::<f64>() / (3 * px.len()).max(1) as f64
+    };
+    let gain = (mean(&a) / mean(&b).max(1.0)).clamp(1.0 / LIGHT_DRIFT, LIGHT_DRIFT);
     let changed = a
-        .chunks_exact(3)
-        .zip(b.chunks_exact(3))
+        .iter()
+        .zip(&b)
         .filter(|(p, q)| {
             (0..3)
                 .map(|c| (f64::from(p[c]) - f64::from(q[c]) * gain).abs())
@@ -862,7 +880,7 @@ fn changed_share(before: &Mat, now: &Mat) -> opencv::Result<f64> {
                 > 45.0
         })
         .count();
-    Ok(changed as f64 / (a.len() / 3).max(1) as f64)
+    Ok(changed as f64 / a.len().max(1) as f64)
 }
 
 /// Mean grey level and mean grey gradient of a cell's look.

@@ -54,6 +54,20 @@ fn differ_by_shields(a: &Candidate, b: &Candidate) -> bool {
         && ta.count(Attr::Pennant) != tb.count(Attr::Pennant)
 }
 
+/// Share of a cell's pixels outside its figures that may differ between a glimpse of it and
+/// the still picture for the glimpse to have shown it unhidden (noise and light: a few %).
+const GLIMPSE_ALIKE: f64 = 0.1;
+
+/// How far a figure's shadow reaches beyond it (patch pixels).
+const SHADOW_PX: i32 = 4;
+
+/// Share of a cell's pixels that changed between a glimpse of it (`before`) and its patch
+/// `now`, leaving out the figures of `now`'s figure `mask` and their shadows.
+fn changed_but_figures(before: &Mat, now: &Mat, mask: &Mat) -> opencv::Result<f64> {
+    let hidden = crate::sim::effects::grow_mask(mask, SHADOW_PX)?;
+    super::changed_share_outside(before, now, Some(&hidden))
+}
+
 /// A tile read in a cell.
 struct Reading {
     /// Candidates, likeliest first.
@@ -135,6 +149,16 @@ impl Tracker {
             }
             let since = *self.first_changed.entry(pos).or_insert(self.settled);
             let covered = opencv::core::count_non_zero(&mask)? > 0;
+            // How a glimpse of the tile bare since the last still picture differs from it now
+            // but for the figures.
+            let bare_change = match self
+                .bare
+                .get(&pos)
+                .filter(|b| covered && b.during == self.settled)
+            {
+                Some(b) => Some(changed_but_figures(&b.patch, &patch, &mask)?),
+                None => None,
+            };
             let Some(Reading {
                 mut ranked,
                 shift,
@@ -149,10 +173,11 @@ impl Tracker {
             // A figure on it may hide what tells tiles apart (a road's end, a shield): the tile
             // glimpsed alone since the last still picture, while hands moved, reads better.
             let mut shield_doubt = None;
-            if covered {
-                if let Some((bare, _)) = self.bare.get(&pos).filter(|b| b.1 == self.settled) {
-                    // A glimpse taken while hands moved may miss a small shield (blurred, or
-                    // under a hand): a doubt about one that the figure hides stays.
+            if let (Some(bare), Some(change)) = (self.bare.get(&pos), bare_change) {
+                // A glimpse showing the cell as now but for the figures had no hand over it:
+                // what it read stands. Otherwise it may have missed a small shield under a
+                // hand: a doubt about one that the figure hides stays.
+                if change > GLIMPSE_ALIKE {
                     let legal: Vec<&Candidate> =
                         ranked.iter().filter(|c| self.allows(c, pos)).collect();
                     if let [top, next, ..] = legal[..] {
@@ -162,8 +187,8 @@ impl Tracker {
                             shield_doubt = Some((*top, *next));
                         }
                     }
-                    ranked = bare.clone();
                 }
+                ranked = bare.ranked.clone();
             }
             // A clear reading the rules forbid because of one misread neighbour corrects it.
             if let Some(top) = ranked.first().filter(|top| !self.allows(top, pos)) {
@@ -467,5 +492,60 @@ impl Tracker {
             return Ok(events);
         }
         Ok(Vec::new())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use opencv::core::{Point, Rect, Scalar, CV_8UC1, CV_8UC3};
+    use opencv::imgproc::{circle, rectangle, FILLED, LINE_8};
+
+    /// An 80-pixel cell patch: green field with a grey road across.
+    fn cell() -> Mat {
+        let mut patch =
+            Mat::new_rows_cols_with_default(80, 80, CV_8UC3, Scalar::new(60.0, 150.0, 80.0, 0.0))
+                .unwrap();
+        let road = Rect::new(0, 34, 80, 12);
+        rectangle(&mut patch, road, Scalar::all(200.0), FILLED, LINE_8, 0).unwrap();
+        patch
+    }
+
+    /// Draws a figure (a blue disc) on `patch` and marks it on `mask`.
+    fn figure_on(patch: &mut Mat, mask: &mut Mat) {
+        let (at, blue) = (Point::new(40, 40), Scalar::new(200.0, 60.0, 30.0, 0.0));
+        circle(patch, at, 9, blue, FILLED, LINE_8, 0).unwrap();
+        circle(mask, at, 9, Scalar::all(255.0), FILLED, LINE_8, 0).unwrap();
+    }
+
+    #[test]
+    fn a_glimpse_differing_only_under_the_figure_shows_the_cell_alike() {
+        let glimpse = cell();
+        let mut now = cell();
+        let mut mask = Mat::new_rows_cols_with_default(80, 80, CV_8UC1, Scalar::all(0.0)).unwrap();
+        figure_on(&mut now, &mut mask);
+        let change = changed_but_figures(&glimpse, &now, &mask).unwrap();
+        assert!(change <= GLIMPSE_ALIKE, "{change}");
+    }
+
+    #[test]
+    fn a_glimpse_with_a_hand_over_part_of_the_cell_does_not_show_it_alike() {
+        // A hand over the cell's north-western quarter when glimpsed.
+        let mut glimpse = cell();
+        let skin = Scalar::new(150.0, 180.0, 225.0, 0.0);
+        rectangle(
+            &mut glimpse,
+            Rect::new(0, 0, 40, 40),
+            skin,
+            FILLED,
+            LINE_8,
+            0,
+        )
+        .unwrap();
+        let mut now = cell();
+        let mut mask = Mat::new_rows_cols_with_default(80, 80, CV_8UC1, Scalar::all(0.0)).unwrap();
+        figure_on(&mut now, &mut mask);
+        let change = changed_but_figures(&glimpse, &now, &mask).unwrap();
+        assert!(change > GLIMPSE_ALIKE, "{change}");
     }
 }
