@@ -76,77 +76,68 @@ impl Enrolment {
         min_share: f64,
     ) -> opencv::Result<(Mat, Vec<Blob>)> {
         let (w, h) = (patch.cols(), patch.rows());
-        let mut mask = Mat::new_rows_cols_with_default(h, w, CV_8UC1, Scalar::all(0.0))?;
         let patch = patch.try_clone()?;
         let bytes = patch.data_bytes()?;
         let mut nearest = vec![usize::MAX; (w * h) as usize];
         let terrain: Vec<[f32; 3]> = model.means()[..4].to_vec();
-        {
-            let out = mask.data_bytes_mut()?;
-            for (k, px) in bytes.chunks_exact(3).enumerate() {
-                let p = [f32::from(px[0]), f32::from(px[1]), f32::from(px[2])];
-                let best = self
-                    .colours
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, c)| self.closeness(p, *c, &terrain).map(|d| (i, d)))
-                    .min_by(|a, b| a.1.total_cmp(&b.1));
-                if let Some((i, _)) = best {
-                    out[k] = 255;
-                    nearest[k] = i;
-                }
+        for (k, px) in bytes.chunks_exact(3).enumerate() {
+            let p = [f32::from(px[0]), f32::from(px[1]), f32::from(px[2])];
+            let best = self
+                .colours
+                .iter()
+                .enumerate()
+                .filter_map(|(i, c)| self.closeness(p, *c, &terrain).map(|d| (i, d)))
+                .min_by(|a, b| a.1.total_cmp(&b.1));
+            if let Some((i, _)) = best {
+                nearest[k] = i;
             }
         }
-        let mut labels = Mat::default();
-        let mut stats = Mat::default();
-        let mut centroids = Mat::default();
-        let n = imgproc::connected_components_with_stats(
-            &mask,
-            &mut labels,
-            &mut stats,
-            &mut centroids,
-            8,
-            opencv::core::CV_32S,
-        )?;
+        // Each colour's pixels apart: a figure beside a dark stretch that passes for black, or
+        // beside a figure of another colour, stays itself.
         let min_area = (min_share * f64::from(w * h)) as i32;
         let mut blobs = Vec::new();
-        let mut keep = vec![false; n.max(0) as usize];
-        for i in 1..n {
-            let area = *stats.at_2d::<i32>(i, imgproc::CC_STAT_AREA)?;
-            if area < min_area {
-                continue;
+        let mut kept = vec![false; (w * h) as usize];
+        for colour in 0..self.colours.len() {
+            let mut own = Mat::new_rows_cols_with_default(h, w, CV_8UC1, Scalar::all(0.0))?;
+            for (m, &i) in own.data_bytes_mut()?.iter_mut().zip(&nearest) {
+                *m = if i == colour { 255 } else { 0 };
             }
-            keep[i as usize] = true;
-            let top = *stats.at_2d::<i32>(i, imgproc::CC_STAT_TOP)?;
-            let height = *stats.at_2d::<i32>(i, imgproc::CC_STAT_HEIGHT)?;
-            let cx = *centroids.at_2d::<f64>(i, 0)?;
-            let cy = *centroids.at_2d::<f64>(i, 1)?;
-            blobs.push(Blob {
-                label: i,
-                colour: 0,
-                centroid: [cx, cy],
-                cut_below: top + height >= h,
-                area: area as usize,
-            });
-        }
-        let labels = labels.data_typed::<i32>()?.to_vec();
-        // Each blob takes the colour most of its pixels are nearest to.
-        for b in &mut blobs {
-            let mut votes = vec![0usize; self.colours.len()];
-            for (k, &l) in labels.iter().enumerate() {
-                if l == b.label && nearest[k] < votes.len() {
-                    votes[nearest[k]] += 1;
+            let (mut labels, mut stats, mut centroids) =
+                (Mat::default(), Mat::default(), Mat::default());
+            let n = imgproc::connected_components_with_stats(
+                &own,
+                &mut labels,
+                &mut stats,
+                &mut centroids,
+                8,
+                opencv::core::CV_32S,
+            )?;
+            let mut keep = vec![false; n.max(0) as usize];
+            for i in 1..n {
+                let area = *stats.at_2d::<i32>(i, imgproc::CC_STAT_AREA)?;
+                if area < min_area {
+                    continue;
                 }
+                keep[i as usize] = true;
+                let top = *stats.at_2d::<i32>(i, imgproc::CC_STAT_TOP)?;
+                let height = *stats.at_2d::<i32>(i, imgproc::CC_STAT_HEIGHT)?;
+                blobs.push(Blob {
+                    colour,
+                    centroid: [
+                        *centroids.at_2d::<f64>(i, 0)?,
+                        *centroids.at_2d::<f64>(i, 1)?,
+                    ],
+                    cut_below: top + height >= h,
+                    area: area as usize,
+                });
             }
-            b.colour = (0..votes.len()).max_by_key(|&i| votes[i]).unwrap_or(0);
+            for (k, &l) in kept.iter_mut().zip(labels.data_typed::<i32>()?) {
+                *k |= keep[l.max(0) as usize];
+            }
         }
-        let out = mask.data_bytes_mut()?;
-        for (m, &l) in out.iter_mut().zip(&labels) {
-            *m = if keep.get(l as usize).copied().unwrap_or(false) {
-                255
-            } else {
-                0
-            };
+        let mut mask = Mat::new_rows_cols_with_default(h, w, CV_8UC1, Scalar::all(0.0))?;
+        for (m, &k) in mask.data_bytes_mut()?.iter_mut().zip(&kept) {
+            *m = if k { 255 } else { 0 };
         }
         // Grow a little: figures have soft, shaded edges.
         Ok((grow_mask(&mask, 2)?, blobs))
@@ -156,7 +147,6 @@ impl Enrolment {
 /// One figure seen in a patch.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Blob {
-    label: i32,
     /// Index of the enrolled colour it shows.
     pub colour: usize,
     /// Centre of its pixels (patch pixels).
@@ -166,4 +156,53 @@ pub struct Blob {
     pub cut_below: bool,
     /// Pixels.
     pub area: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use opencv::core::{Rect, CV_8UC3};
+
+    const RED: [f32; 3] = [40.0, 35.0, 200.0];
+    const BLACK: [f32; 3] = [35.0, 35.0, 38.0];
+
+    /// An 80-pixel patch of field with `parts` painted on it (rectangle, blue-green-red).
+    fn field_with(parts: &[(Rect, [f64; 3])]) -> Mat {
+        let mut patch =
+            Mat::new_rows_cols_with_default(80, 80, CV_8UC3, Scalar::new(60.0, 150.0, 80.0, 0.0))
+                .unwrap();
+        for &(rect, [b, g, r]) in parts {
+            let colour = Scalar::new(b, g, r, 0.0);
+            imgproc::rectangle(
+                &mut patch,
+                rect,
+                colour,
+                imgproc::FILLED,
+                imgproc::LINE_8,
+                0,
+            )
+            .unwrap();
+        }
+        patch
+    }
+
+    #[test]
+    fn a_figure_beside_a_dark_stretch_that_passes_for_black_keeps_its_colour() {
+        // A red figure against a wide dark stretch (a shadow on a dark print) that is as near
+        // the black player's colour as a figure's paint.
+        let patch = field_with(&[
+            (Rect::new(0, 20, 40, 40), [30.0, 30.0, 32.0]),
+            (Rect::new(40, 30, 14, 16), [40.0, 35.0, 200.0]),
+        ]);
+        let enrolment = Enrolment::new(vec![RED, BLACK], 55.0);
+        let (_, blobs) = enrolment
+            .find(&patch, &ColourModel::default(), 0.03)
+            .unwrap();
+        assert!(
+            blobs
+                .iter()
+                .any(|b| b.colour == 0 && (b.centroid[0] - 46.5).abs() < 0.5),
+            "{blobs:?}"
+        );
+    }
 }
