@@ -58,6 +58,10 @@ fn differ_by_shields(a: &Candidate, b: &Candidate) -> bool {
 /// the still picture for the glimpse to have shown it unhidden (noise and light: a few %).
 const GLIMPSE_ALIKE: f64 = 0.1;
 
+/// How much likelier a reading of a tile under a figure must be than the same tile with (or
+/// without) a shield for no question to be asked.
+const HIDDEN_SHIELD_MARGIN: f64 = 8.0;
+
 /// How far a figure's shadow reaches beyond it (patch pixels).
 const SHADOW_PX: i32 = 4;
 
@@ -171,23 +175,24 @@ impl Tracker {
                 continue;
             };
             // A figure on it may hide what tells tiles apart (a road's end, a shield): the tile
-            // glimpsed alone since the last still picture, while hands moved, reads better.
+            // glimpsed alone since the last still picture, while hands moved, reads better. A
+            // glimpse showing the cell as now but for the figures had no hand over it: what it
+            // read stands. Otherwise a shield the figure hides may have been missed (under a
+            // hand, or by the reading of the covered tile, which leans on the tiles left): a
+            // doubt about one stays unless the reading is very sure.
             let mut shield_doubt = None;
-            if let (Some(bare), Some(change)) = (self.bare.get(&pos), bare_change) {
-                // A glimpse showing the cell as now but for the figures had no hand over it:
-                // what it read stands. Otherwise it may have missed a small shield under a
-                // hand: a doubt about one that the figure hides stays.
-                if change > GLIMPSE_ALIKE {
-                    let legal: Vec<&Candidate> =
-                        ranked.iter().filter(|c| self.allows(c, pos)).collect();
-                    if let [top, next, ..] = legal[..] {
-                        if differ_by_shields(top, next)
-                            && top.probability < SURE_MARGIN * next.probability
-                        {
-                            shield_doubt = Some((*top, *next));
-                        }
+            if covered && bare_change.is_none_or(|change| change > GLIMPSE_ALIKE) {
+                let legal: Vec<&Candidate> =
+                    ranked.iter().filter(|c| self.allows(c, pos)).collect();
+                if let [top, next, ..] = legal[..] {
+                    if differ_by_shields(top, next)
+                        && top.probability < HIDDEN_SHIELD_MARGIN * next.probability
+                    {
+                        shield_doubt = Some((*top, *next));
                     }
                 }
+            }
+            if let (Some(bare), Some(_)) = (self.bare.get(&pos), bare_change) {
                 ranked = bare.ranked.clone();
             }
             // A clear reading the rules forbid because of one misread neighbour corrects it.
@@ -203,6 +208,13 @@ impl Tracker {
                 ));
                 continue;
             };
+            // A much likelier reading the rules forbid here: the one they allow is a guess.
+            let forbidden = ranked
+                .first()
+                .filter(|top| {
+                    !self.allows(top, pos) && c.probability * SURE_MARGIN < top.probability
+                })
+                .copied();
             // The runner-up the rules can tell apart: when it is nearly as likely, the players
             // are asked (the likelier one is committed meanwhile, to be corrected if wrong).
             let runner_up = ranked.iter().find(|d| {
@@ -220,6 +232,7 @@ impl Tracker {
                     .filter(|d| c.probability < SURE_MARGIN * d.probability)
                     .copied())
                 .or(hidden)
+                .or(forbidden)
                 .map(|d| (d.tile, d.rot));
             // The tile that appeared first was laid first; among those, the best fit.
             let key = (std::cmp::Reverse(since), fit);
