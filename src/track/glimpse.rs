@@ -359,16 +359,21 @@ mod tests {
         closing_the_start_city("E", &seen)
     }
 
-    #[test]
-    fn a_follower_glimpsed_on_the_committed_reading_counts_though_a_later_glimpse_read_another() {
-        let mut tracker = cap_closing_the_start_city(&["E", "F"]);
+    /// Asserts that the glimpsed knight is committed on its city, scored with it: the two-tile
+    /// city, closed, is Ann's, 4 points.
+    fn knight_committed_and_scored(tracker: &mut Tracker) {
         assert_eq!(
             tracker.recall_glimpse().unwrap(),
             Some(Event::Follower { port: "S".into() })
         );
-        // The two-tile city, closed, is Ann's: 4 points.
         let scores = tracker.record().replay().unwrap().game.scores().to_vec();
         assert_eq!(scores, [4, 0]);
+    }
+
+    #[test]
+    fn a_follower_glimpsed_on_the_committed_reading_counts_though_a_later_glimpse_read_another() {
+        let mut tracker = cap_closing_the_start_city(&["E", "F"]);
+        knight_committed_and_scored(&mut tracker);
     }
 
     #[test]
@@ -377,12 +382,7 @@ mod tests {
         // city closing the start tile's; the glimpse read it unturned, as the rules see it the
         // same (seed 3300 game 9: the knight, scored and taken back at once, was missed).
         let mut tracker = closing_the_start_city("H", &[("H", Rotation::R0)]);
-        assert_eq!(
-            tracker.recall_glimpse().unwrap(),
-            Some(Event::Follower { port: "S".into() })
-        );
-        let scores = tracker.record().replay().unwrap().game.scores().to_vec();
-        assert_eq!(scores, [4, 0]);
+        knight_committed_and_scored(&mut tracker);
     }
 
     #[test]
@@ -392,24 +392,14 @@ mod tests {
         let mut tracker = cap_closing_the_start_city(&["E", "E"]);
         let latest = &mut tracker.glimpsed.get_mut(&Pos::new(0, -1)).unwrap()[1];
         latest.followers[0].colour = 1;
-        assert_eq!(
-            tracker.recall_glimpse().unwrap(),
-            Some(Event::Follower { port: "S".into() })
-        );
-        let scores = tracker.record().replay().unwrap().game.scores().to_vec();
-        assert_eq!(scores, [4, 0]);
+        knight_committed_and_scored(&mut tracker);
     }
 
     #[test]
     fn a_follower_glimpsed_only_while_a_hand_moved_near_it_counts_and_is_asked_about() {
         let mut tracker = cap_closing_the_start_city(&["E"]);
         tracker.glimpsed.get_mut(&Pos::new(0, -1)).unwrap()[0].clear = false;
-        assert_eq!(
-            tracker.recall_glimpse().unwrap(),
-            Some(Event::Follower { port: "S".into() })
-        );
-        let scores = tracker.record().replay().unwrap().game.scores().to_vec();
-        assert_eq!(scores, [4, 0]);
+        knight_committed_and_scored(&mut tracker);
         assert!(
             tracker
                 .questions()
