@@ -98,6 +98,11 @@ impl Enrolment {
         let mut blobs = Vec::new();
         let mut kept = vec![false; (w * h) as usize];
         for colour in 0..self.colours.len() {
+            // Too few pixels of this colour for a figure: nothing to look for.
+            let count = nearest.iter().filter(|&&i| i == colour).count();
+            if count == 0 || (count as i32) < min_area {
+                continue;
+            }
             let mut own = Mat::new_rows_cols_with_default(h, w, CV_8UC1, Scalar::all(0.0))?;
             for (m, &i) in own.data_bytes_mut()?.iter_mut().zip(&nearest) {
                 *m = if i == colour { 255 } else { 0 };
