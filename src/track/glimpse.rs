@@ -253,8 +253,8 @@ impl Tracker {
     }
 
     /// The follower glimpsed on the open tile before it was committed, if the tile was read the
-    /// same then (as far as the rules can tell) and the follower's feature is complete now (scored and taken back, so not on
-    /// the still table).
+    /// same then (as far as the rules can tell) and the follower's feature is complete now
+    /// (scored and taken back, so not on the still table).
     pub(super) fn recall_glimpse(&mut self) -> anyhow::Result<Option<Event>> {
         let Some((pos, _)) = self.open_without_follower() else {
             return Ok(None);
