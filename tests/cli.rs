@@ -611,3 +611,73 @@ fn render_expansion_sheet_needs_no_record_but_a_film_does() {
     ]);
     assert_eq!(out.status.code(), Some(2), "the sheet takes no record");
 }
+
+#[cfg(feature = "vision")]
+/// The value of a row of a Markdown table printed by `eval vision`.
+fn table_value<'a>(text: &'a str, measure: &str) -> &'a str {
+    text.lines()
+        .find_map(|l| l.strip_prefix(&format!("| {measure} | ")))
+        .unwrap_or_else(|| panic!("no row {measure:?} in\n{text}"))
+        .trim_end_matches(" |")
+}
+
+#[cfg(feature = "vision")]
+#[test]
+fn eval_vision_writes_a_data_set_then_evaluates_it_from_disk() {
+    let dir = std::env::temp_dir().join(format!("meeplecam-eval-set-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let set = dir.to_str().unwrap();
+    let made = meeplecam(&[
+        "eval",
+        "vision",
+        "--generate",
+        "1",
+        "--seed",
+        "62",
+        "--dataset",
+        set,
+    ]);
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    for file in ["board-000.png", "board-000-setup.png", "board-000.json"] {
+        assert!(dir.join(file).is_file(), "{file} not written");
+    }
+    let again = meeplecam(&["eval", "vision", "--dataset", set]);
+    assert!(
+        again.status.success(),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    let (made, again) = (
+        String::from_utf8_lossy(&made.stdout),
+        String::from_utf8_lossy(&again.stdout),
+    );
+    for measure in [
+        "tiles read",
+        "type + rotation right (start-tile calibrated colours)",
+        "whole board right, with rules priors",
+        "tiles found in their cell",
+    ] {
+        assert_eq!(table_value(&made, measure), table_value(&again, measure));
+    }
+    let right: f64 = table_value(
+        &again,
+        "type + rotation right (start-tile calibrated colours)",
+    )
+    .trim_end_matches(" %")
+    .parse()
+    .unwrap();
+    assert!(right >= 90.0, "{again}");
+
+    // Not a data set, or one for another evaluation: exit status 2 with the reason.
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = meeplecam(&["eval", "vision", "--dataset", empty.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no board-*.json"));
+    let out = meeplecam(&["eval", "track", "--dataset", set]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -1122,3 +1122,106 @@ fn empty_cells_of_a_grained_table_printed_like_the_city_look_empty() {
         );
     }
 }
+
+/// `report` with its timings left out (they differ from run to run).
+fn untimed(
+    (mut tiles, mut boards): (
+        meeplecam::vision::eval::TileReport,
+        meeplecam::vision::eval::BoardReport,
+    ),
+) -> (
+    meeplecam::vision::eval::TileReport,
+    meeplecam::vision::eval::BoardReport,
+) {
+    tiles.tile_ms.clear();
+    boards.board_ms.clear();
+    (tiles, boards)
+}
+
+#[test]
+fn a_data_set_on_disk_is_evaluated_as_the_boards_it_was_rendered_from() {
+    use meeplecam::vision::dataset::{render_board, write_board, Dataset};
+    use meeplecam::vision::eval::evaluate;
+
+    let dir = std::env::temp_dir().join(format!("meeplecam-dataset-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let board = render_board(63, 0, None).unwrap();
+    write_board(&dir, &board).unwrap();
+    let set = Dataset::open(&dir).unwrap();
+    assert_eq!(set.len(), 1);
+    let loaded = set.load(0).unwrap();
+    assert_eq!(loaded.truth, board.truth);
+    assert_eq!(loaded.players, board.players);
+    let mut diff = opencv::core::Mat::default();
+    opencv::core::absdiff(&loaded.image, &board.image, &mut diff).unwrap();
+    let worst =
+        opencv::core::norm(&diff, opencv::core::NORM_INF, &opencv::core::no_array()).unwrap();
+    assert_eq!(
+        worst, 0.0,
+        "the picture on disk differs from the rendered one"
+    );
+
+    let from_disk = untimed(evaluate([set.load(0)]).unwrap());
+    let in_memory = untimed(evaluate([Ok(board.clone())]).unwrap());
+    assert_eq!(from_disk, in_memory);
+    // The evaluation counts the truth's tiles, and reads most of them right.
+    let (tiles, boards) = from_disk;
+    assert_eq!(tiles.tiles, board.truth.tiles.len() - 1);
+    assert!(
+        (30..=70).contains(&tiles.tiles),
+        "{} tiles besides the start tile",
+        tiles.tiles
+    );
+    assert!(
+        tiles.right * 10 >= tiles.tiles * 9,
+        "{} of {} right",
+        tiles.right,
+        tiles.tiles
+    );
+    assert_eq!(boards.start_found, 1);
+    assert!(boards.found * 10 >= boards.tiles * 9);
+}
+
+#[test]
+fn a_malformed_data_set_is_a_clear_error_naming_the_file() {
+    use meeplecam::vision::dataset::{render_board, write_board, Dataset};
+
+    let dir = std::env::temp_dir().join(format!("meeplecam-bad-dataset-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let err = Dataset::open(&dir).expect_err("an empty folder");
+    assert!(err.to_string().contains("no board-*.json"), "{err:#}");
+    assert!(Dataset::open(&dir.join("missing")).is_err());
+
+    write_board(&dir, &render_board(61, 0, None).unwrap()).unwrap();
+    let json = dir.join("board-000.json");
+    let good = std::fs::read_to_string(&json).unwrap();
+    let set = Dataset::open(&dir).unwrap();
+    for (bad, says) in [
+        ("{\"meeplecam_vision\": 1", "board-000.json"),
+        (
+            &good.replace("\"meeplecam_vision\": 1", "\"meeplecam_vision\": 7")[..],
+            "format 7",
+        ),
+        (
+            &good.replace("board-000-setup.png", "nowhere.png")[..],
+            "nowhere.png",
+        ),
+    ] {
+        std::fs::write(&json, bad).unwrap();
+        let err = set.load(0).expect_err("malformed");
+        assert!(format!("{err:#}").contains(says), "{err:#}");
+    }
+    // A picture that is not the truth's camera's size.
+    std::fs::write(&json, &good).unwrap();
+    let small = opencv::core::Mat::new_rows_cols_with_default(
+        10,
+        12,
+        opencv::core::CV_8UC3,
+        opencv::core::Scalar::all(90.0),
+    )
+    .unwrap();
+    meeplecam::sim::output::write_png(&dir.join("board-000.png"), &small).unwrap();
+    let err = set.load(0).expect_err("wrong size");
+    assert!(format!("{err:#}").contains("12×10"), "{err:#}");
+}

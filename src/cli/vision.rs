@@ -15,7 +15,8 @@ use meeplecam::sim::figures::colour_bgr;
 use meeplecam::vision::board::consistent_reading;
 use meeplecam::vision::calibration::Calibration;
 use meeplecam::vision::charuco::BoardSpec;
-use meeplecam::vision::eval::{evaluate_boards, evaluate_tiles};
+use meeplecam::vision::dataset::{render_board, write_board, Dataset};
+use meeplecam::vision::eval::evaluate;
 use meeplecam::vision::figures::Enrolment;
 use meeplecam::vision::intrinsics::{Intrinsics, Undistorter};
 use meeplecam::vision::locate::Located;
@@ -110,9 +111,10 @@ pub struct EvalArgs {
     /// Turns per game when evaluating tracking or the occlusion mask.
     #[arg(long, default_value_t = 20)]
     turns: usize,
-    /// Number of boards to render (games to film for `track` and `occlusion`).
-    #[arg(long, default_value_t = 20)]
-    generate: usize,
+    /// Number of boards to render (games to film for `track` and `occlusion`); default 20. With
+    /// `--dataset`, the boards are written there first.
+    #[arg(long)]
+    generate: Option<usize>,
     /// Seed of the rendered boards.
     #[arg(long, default_value_t = 1000)]
     seed: u64,
@@ -120,54 +122,96 @@ pub struct EvalArgs {
     /// painting them.
     #[arg(long)]
     art: Option<PathBuf>,
+    /// `vision` only: a data set folder of rendered boards with their ground truth
+    /// (`board-NNN.png`, `board-NNN-setup.png`, `board-NNN.json`). Evaluated as it is, or, with
+    /// `--generate`, made there first (the folder is created; boards already there are replaced).
+    #[arg(long)]
+    dataset: Option<PathBuf>,
 }
 
+/// Boards rendered when `--generate` is not given.
+const DEFAULT_BOARDS: usize = 20;
+
 pub fn eval(args: EvalArgs) -> Result<(), Failure> {
+    if args.dataset.is_some() && args.what != "vision" {
+        return Err(Failure::BadInput(anyhow!(
+            "--dataset is for `eval vision` (tracking and the arm mask film their own games)"
+        )));
+    }
+    let generate = args.generate.unwrap_or(DEFAULT_BOARDS);
     if args.what == "track" {
-        let report =
-            meeplecam::track::eval::evaluate_tracking(args.generate, args.turns, args.seed)?;
+        let report = meeplecam::track::eval::evaluate_tracking(generate, args.turns, args.seed)?;
         println!(
-            "Tracking {} filmed games of {} turns (seed {}), from the frames alone:\n",
-            args.generate, args.turns, args.seed
+            "Tracking {generate} filmed games of {} turns (seed {}), from the frames alone:\n",
+            args.turns, args.seed
         );
         print!("{}", report.table());
         print!("\nPer game:\n\n{}", report.games_table());
         return Ok(());
     }
     if args.what == "occlusion" {
-        let report = meeplecam::vision::occlusion::evaluate(args.generate, args.turns, args.seed)?;
+        let report = meeplecam::vision::occlusion::evaluate(generate, args.turns, args.seed)?;
         println!(
-            "Hand/arm mask on {} filmed games of {} turns (seed {}), each frame against the last \
-             still picture before it (two frames in a row with no arm):\n",
-            args.generate, args.turns, args.seed
+            "Hand/arm mask on {generate} filmed games of {} turns (seed {}), each frame against \
+             the last still picture before it (two frames in a row with no arm):\n",
+            args.turns, args.seed
         );
         print!("{}", report.table());
         return Ok(());
+    }
+    if args.art.is_some() && args.dataset.is_some() && args.generate.is_none() {
+        return Err(Failure::BadInput(anyhow!(
+            "--art draws the tiles of boards being rendered: give --generate N to make the \
+             data set with it"
+        )));
     }
     let artwork = match &args.art {
         Some(dir) => Some(Artwork::load(dir).map_err(Failure::BadInput)?),
         None => None,
     };
-    let report = evaluate_tiles(args.generate, args.seed, artwork.as_ref())?;
     let art = match (&args.art, &artwork) {
         (Some(dir), Some(a)) => format!(", {} tile types from {}", a.len(), dir.display()),
         _ => String::new(),
     };
+    let (tiles, boards, source) = match (&args.dataset, args.generate) {
+        (Some(dir), None) => {
+            let set = Dataset::open(dir).map_err(Failure::BadInput)?;
+            let reports = evaluate((0..set.len()).map(|i| set.load(i)));
+            let (tiles, boards) = reports.map_err(Failure::BadInput)?;
+            (tiles, boards, format!("data set {}", dir.display()))
+        }
+        (Some(dir), Some(n)) => {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+            for i in 0..n {
+                write_board(dir, &render_board(args.seed, i, artwork.as_ref())?)?;
+            }
+            eprintln!("wrote {n} boards to {}", dir.display());
+            let set = Dataset::open(dir)?;
+            let (tiles, boards) = evaluate((0..set.len()).map(|i| set.load(i)))?;
+            let source = format!("data set {} (seed {}{art})", dir.display(), args.seed);
+            (tiles, boards, source)
+        }
+        (None, _) => {
+            let boards = (0..generate).map(|i| render_board(args.seed, i, artwork.as_ref()));
+            let (tiles, boards) = evaluate(boards)?;
+            (tiles, boards, format!("seed {}{art}", args.seed))
+        }
+    };
     println!(
-        "Tile recognition on {} rendered boards (seed {}{art}), true grid registration:\n",
-        args.generate, args.seed
+        "Tile recognition on {} rendered boards ({source}), true grid registration:\n",
+        tiles.images
     );
-    println!("{}", report.table());
+    println!("{}", tiles.table());
     println!(
         "Per-tile reads by condition:\n\n{}",
-        report.breakdown.table()
+        tiles.breakdown.table()
     );
-    let report = evaluate_boards(args.generate, args.seed, artwork.as_ref())?;
     println!(
         "Full read of the same boards: grid registered from a setup frame of the start tile, \
          nothing taken from the truth:\n"
     );
-    print!("{}", report.table());
+    print!("{}", boards.table());
     Ok(())
 }
 

@@ -6,7 +6,7 @@
 
 use opencv::core::{Mat, Size, Vector, CV_32FC2};
 use opencv::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A 3-D point in table millimetres.
 pub type Vec3 = [f64; 3];
@@ -33,7 +33,7 @@ fn dot(a: Vec3, b: Vec3) -> f64 {
 }
 
 /// Intrinsics, distortion and pose of a camera over the table.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Camera {
     /// Image width and height in pixels.
     pub size: [i32; 2],

@@ -6,10 +6,10 @@ use opencv::prelude::*;
 use opencv::{imgcodecs, imgproc};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The light over the table.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Lighting {
     /// Direction the light travels (table frame, z down), for shadows.
     pub direction: [f64; 3],

@@ -16,14 +16,14 @@
 //! - `hand`: whether an arm is in view (its exact mask is written separately);
 //! - `held`: the tile or follower in that hand, if any.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::camera::Camera;
 use super::effects::Lighting;
 use crate::rules::{Colour, Figure};
 
 /// Ground truth of one frame.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FrameTruth {
     /// Frame index from 0.
     pub frame: u64,
@@ -50,7 +50,7 @@ pub struct FrameTruth {
 }
 
 /// A tile's truth.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TileTruth {
     /// Tile type name.
     pub tile: String,
@@ -69,7 +69,7 @@ pub struct TileTruth {
 }
 
 /// A figure's truth.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MeepleTruth {
     /// Owner's colour.
     pub colour: Colour,
@@ -88,7 +88,7 @@ pub struct MeepleTruth {
 }
 
 /// What a hand holds.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum HeldTruth {
     /// A tile.

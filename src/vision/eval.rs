@@ -3,11 +3,10 @@
 use std::time::Instant;
 
 use opencv::prelude::*;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 
 use super::board::consistent_reading;
 use super::breakdown::Breakdown;
+use super::dataset::Sample;
 use super::figures::Enrolment;
 use super::locate::{find_start_tile, read_board, table_colours_near};
 use super::meeples::read_followers;
@@ -15,15 +14,8 @@ use super::rectify::{cell_patch_margin, quad_patch, Quad, MARGIN_PX};
 use super::terrain::{same_for_the_rules, ColourModel};
 use super::tile::{Candidate, TileRecognizer};
 use super::viewpoint::Viewpoint;
-use crate::record::selfplay::random_record;
-use crate::record::Record;
-use crate::rules::{catalogue, Pos, Rotation, RuleOptions};
-use crate::sim::artwork::Artwork;
+use crate::rules::{catalogue, Pos, Rotation};
 use crate::sim::figures::colour_bgr;
-use crate::sim::scene::Renderer;
-use crate::sim::style::Style;
-use crate::sim::table::Surface;
-use crate::sim::timeline::{Film, Filming, Shot, View};
 
 /// What one evaluation run measured.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -118,61 +110,15 @@ impl TileReport {
     }
 }
 
-/// A random mid-game board of an evaluation run: the game, the last (quiet) shot of its film, a
-/// renderer in a random style and table top, and those conditions in words.
-fn test_board(
-    seed: u64,
-    i: usize,
-    artwork: Option<&Artwork>,
-) -> anyhow::Result<(Record, Shot, Renderer, Vec<String>)> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_mul(1_000_003).wrapping_add(i as u64));
-    let players = rng.random_range(2..=5);
-    let mut record = random_record("base", players, RuleOptions::default(), rng.random())?;
-    record.turns.truncate(rng.random_range(29..=69));
-    let filming = Filming {
-        view: if rng.random_bool(0.5) {
-            View::Overhead
-        } else {
-            View::Oblique
-        },
-        size: if rng.random_bool(0.5) {
-            [1280, 720]
-        } else {
-            [1920, 1080]
-        },
-        fps: 5.0,
-        seed: rng.random(),
-    };
-    let film = Film::plan(&record, &filming)?;
-    let shot = film
-        .shots()
-        .last()
-        .cloned()
-        .ok_or_else(|| anyhow::anyhow!("empty film"))?;
-    let surface = Surface::ALL[rng.random_range(0..Surface::ALL.len())];
-    let style = rng.random_range(0..Style::PRESETS);
-    let mut renderer = Renderer::new(Style::preset(style), surface, rng.random());
-    if let Some(a) = artwork {
-        renderer = renderer.with_artwork(a.clone());
-    }
-    let conditions = vec![
-        format!("view: {:?}", filming.view),
-        format!("table: {surface:?}"),
-        format!("style: {style}"),
-        format!("image: {}p", filming.size[1]),
-    ];
-    Ok((record, shot, renderer, conditions))
-}
-
-/// The players' figure colours as enrolled under the shot's light.
-fn enrolled(record: &Record, shot: &Shot) -> Enrolment {
-    let gain = shot.scene.lighting.gain;
+/// The players' figure colours as enrolled under the board's light.
+fn enrolled(sample: &Sample) -> Enrolment {
+    let gain = sample.truth.lighting.gain;
     Enrolment::new(
-        record
+        sample
             .players
             .iter()
-            .map(|p| {
-                let c = colour_bgr(p.colour);
+            .map(|&p| {
+                let c = colour_bgr(p);
                 [0, 1, 2].map(|i| (c[i] * gain[i]) as f32)
             })
             .collect(),
@@ -180,173 +126,183 @@ fn enrolled(record: &Record, shot: &Shot) -> Enrolment {
     )
 }
 
-/// Renders `images` random mid-game boards (30–70 tiles, overhead and oblique, 720p and 1080p,
-/// every style and table top; tiles from `artwork` where given) and reads every tile with the
-/// true grid registration.
-pub fn evaluate_tiles(
-    images: usize,
-    seed: u64,
-    artwork: Option<&Artwork>,
-) -> anyhow::Result<TileReport> {
+/// Evaluates both stages on every board of `samples`: each tile read with the true grid
+/// registration ([`TileReport`]), then each board read with nothing from the truth
+/// ([`BoardReport`]).
+pub fn evaluate(
+    samples: impl IntoIterator<Item = anyhow::Result<Sample>>,
+) -> anyhow::Result<(TileReport, BoardReport)> {
+    let tileset = catalogue().set("base").expect("the base set");
+    let recognizer = TileRecognizer::for_set(tileset);
+    let mut tiles = TileReport::default();
+    let mut boards = BoardReport::default();
+    for sample in samples {
+        let sample = sample?;
+        read_tiles(&sample, &recognizer, &mut tiles)?;
+        read_whole_board(&sample, &recognizer, &mut boards)?;
+    }
+    tiles.tile_ms.sort_by(f64::total_cmp);
+    tiles.confusions.sort_by_key(|c| std::cmp::Reverse(c.1));
+    boards.corner_error.sort_by(f64::total_cmp);
+    boards.board_ms.sort_by(f64::total_cmp);
+    Ok((tiles, boards))
+}
+
+/// Reads every tile of `sample` but the start tile with the true grid registration.
+fn read_tiles(
+    sample: &Sample,
+    recognizer: &TileRecognizer,
+    report: &mut TileReport,
+) -> anyhow::Result<()> {
     let cat = catalogue();
-    let recognizer = TileRecognizer::for_set(cat.set("base").expect("the base set"));
-    let mut report = TileReport::default();
-    for i in 0..images {
-        let (record, shot, mut renderer, conditions) = test_board(seed, i, artwork)?;
-        let frame = renderer.render(&shot.scene, &shot.sensor, 0)?;
-        let cam = &frame.truth.camera;
-        // Colours from the start tile where it lies (found by its corners in a full read).
-        let mut model = ColourModel::default();
-        let (start, _) = quad_patch(&frame.image, &frame.truth.tiles[0].corners_px, 0)?;
-        model.calibrate(&start, "D", Rotation::R0)?;
-        let default_model = ColourModel::default();
-        // The players enrolled their figures under this light.
-        let enrolment = enrolled(&record, &shot);
-        let mut all_right = true;
-        report.images += 1;
-        let mut readings = Vec::new();
-        let mut truths = Vec::new();
-        let cells: Vec<(Pos, Quad)> = frame
-            .truth
-            .tiles
-            .iter()
-            .map(|t| (Pos::new(t.cell[0], t.cell[1]), t.corners_px))
-            .collect();
-        let size = [frame.image.cols(), frame.image.rows()];
-        let viewpoint = Viewpoint::from_cells(cells.iter().map(|(p, q)| (p, q)), size)?;
-        for t in frame.truth.tiles.iter().skip(1) {
-            let Some(id) = cat.tile_id(&t.tile) else {
-                continue;
-            };
-            let rot = Rotation::from_degrees(t.rot).unwrap_or_default();
-            let started = Instant::now();
-            let cell = Pos::new(t.cell[0], t.cell[1]);
-            let Some(patch) = cell_patch_margin(&frame.image, cam, cell, MARGIN_PX)? else {
-                continue;
-            };
-            let (figures, blobs) = enrolment.find(&patch, &model, 0.03)?;
-            let (ranked, shift, _) =
-                recognizer.recognize_located(&patch, MARGIN_PX as usize, &model, Some(&figures))?;
-            // Followers, read on the true tile so that this stage is measured on its own.
-            let rise = viewpoint.map_or([0.0, 0.0], |v| v.rise_at_cell(cell));
-            let seen = read_followers(&blobs, MARGIN_PX, shift, id, rot, rise);
-            let here: Vec<_> = frame
-                .truth
-                .meeples
-                .iter()
-                .filter(|m| m.cell == t.cell)
-                .collect();
-            let mut used = vec![false; seen.len()];
-            for m in &here {
-                report.followers += 1;
-                let seat = record.players.iter().position(|p| p.colour == m.colour);
-                let hit = seen
-                    .iter()
-                    .enumerate()
-                    .find(|(k, f)| !used[*k] && Some(f.colour) == seat);
-                if let Some((k, f)) = hit {
-                    used[k] = true;
-                    report.followers_found += 1;
-                    let truth_port = m.port.parse().ok();
-                    let ty = cat.tile(id);
-                    let feature = |p: Option<crate::rules::Port>| {
-                        p.and_then(|p| ty.feature_at_rotated(p, rot))
-                    };
-                    if feature(Some(f.port)).is_some()
-                        && feature(Some(f.port)) == feature(truth_port)
-                    {
-                        report.followers_on_feature += 1;
-                    }
-                }
-            }
-            report.phantom_followers += used.iter().filter(|u| !**u).count();
-            report
-                .tile_ms
-                .push(started.elapsed().as_secs_f64() * 1000.0);
-            readings.push((Pos::new(t.cell[0], t.cell[1]), ranked.clone()));
-            truths.push((Pos::new(t.cell[0], t.cell[1]), (id, rot)));
-            let same = |c: &Candidate| c.tile == id && same_for_the_rules(id, c.rot, rot);
-            report.tiles += 1;
-            let bare = !frame.truth.meeples.iter().any(|m| m.cell == t.cell);
-            if bare {
-                report.bare += 1;
-                if ranked.first().is_some_and(same) {
-                    report.bare_right += 1;
-                }
-            }
-            let placement_error = if t.offset_mm[0].hypot(t.offset_mm[1]) > 2.0 {
-                "off-grid: > 2 mm"
-            } else {
-                "off-grid: ≤ 2 mm"
-            };
-            let mut tile_conditions = conditions.clone();
-            tile_conditions.extend([
-                format!("follower on it: {}", if bare { "no" } else { "yes" }),
-                placement_error.to_string(),
-                format!("true type: {}", t.tile),
-            ]);
-            report
-                .breakdown
-                .add(&tile_conditions, ranked.first().is_some_and(same));
-            if let Some(c) = ranked.first().filter(|c| !same(c)) {
-                report.breakdown.add_error((id, rot), (c.tile, c.rot));
-            }
-            if ranked.first().is_some_and(same) {
-                report.right += 1;
-            } else {
-                all_right = false;
-                let read = ranked
-                    .first()
-                    .map(|c| cat.tile(c.tile).name.clone())
-                    .unwrap_or_default();
-                let key = (t.tile.clone(), read);
-                match report.confusions.iter_mut().find(|(k, _)| *k == key) {
-                    Some((_, n)) => *n += 1,
-                    None => report.confusions.push((key, 1)),
-                }
-            }
-            if ranked.first().is_some_and(|c| c.tile == id) {
-                report.type_right += 1;
-            }
-            if ranked.iter().take(3).any(same) {
-                report.top3 += 1;
-            }
-            if recognizer
-                .recognize(&patch, &default_model)?
-                .first()
-                .is_some_and(same)
-            {
-                report.right_uncalibrated += 1;
-            }
-        }
-        if all_right {
-            report.boards_right += 1;
-        }
-        let start = Candidate {
-            tile: cat.tile_id("D").expect("the start tile"),
-            rot: Rotation::R0,
-            probability: 1.0,
+    let conditions = &sample.conditions;
+    let cam = &sample.truth.camera;
+    // Colours from the start tile where it lies (found by its corners in a full read).
+    let mut model = ColourModel::default();
+    let (start, _) = quad_patch(&sample.image, &sample.truth.tiles[0].corners_px, 0)?;
+    model.calibrate(&start, "D", Rotation::R0)?;
+    let default_model = ColourModel::default();
+    // The players enrolled their figures under this light.
+    let enrolment = enrolled(sample);
+    let mut all_right = true;
+    report.images += 1;
+    let mut readings = Vec::new();
+    let mut truths = Vec::new();
+    let cells: Vec<(Pos, Quad)> = sample
+        .truth
+        .tiles
+        .iter()
+        .map(|t| (Pos::new(t.cell[0], t.cell[1]), t.corners_px))
+        .collect();
+    let size = [sample.image.cols(), sample.image.rows()];
+    let viewpoint = Viewpoint::from_cells(cells.iter().map(|(p, q)| (p, q)), size)?;
+    for t in sample.truth.tiles.iter().skip(1) {
+        let Some(id) = cat.tile_id(&t.tile) else {
+            continue;
         };
-        let tileset = cat.set("base").expect("the base set");
-        let read = consistent_reading(&readings, &[(Pos::new(0, 0), start)], tileset);
-        let mut board_right = true;
-        for (pos, c) in &read {
-            let Some((_, (id, rot))) = truths.iter().find(|(p, _)| p == pos) else {
-                continue;
-            };
-            if c.tile == *id && same_for_the_rules(*id, c.rot, *rot) {
-                report.right_with_rules += 1;
-            } else {
-                board_right = false;
+        let rot = Rotation::from_degrees(t.rot).unwrap_or_default();
+        let started = Instant::now();
+        let cell = Pos::new(t.cell[0], t.cell[1]);
+        let Some(patch) = cell_patch_margin(&sample.image, cam, cell, MARGIN_PX)? else {
+            continue;
+        };
+        let (figures, blobs) = enrolment.find(&patch, &model, 0.03)?;
+        let (ranked, shift, _) =
+            recognizer.recognize_located(&patch, MARGIN_PX as usize, &model, Some(&figures))?;
+        // Followers, read on the true tile so that this stage is measured on its own.
+        let rise = viewpoint.map_or([0.0, 0.0], |v| v.rise_at_cell(cell));
+        let seen = read_followers(&blobs, MARGIN_PX, shift, id, rot, rise);
+        let here: Vec<_> = sample
+            .truth
+            .meeples
+            .iter()
+            .filter(|m| m.cell == t.cell)
+            .collect();
+        let mut used = vec![false; seen.len()];
+        for m in &here {
+            report.followers += 1;
+            let seat = sample.players.iter().position(|&c| c == m.colour);
+            let hit = seen
+                .iter()
+                .enumerate()
+                .find(|(k, f)| !used[*k] && Some(f.colour) == seat);
+            if let Some((k, f)) = hit {
+                used[k] = true;
+                report.followers_found += 1;
+                let truth_port = m.port.parse().ok();
+                let ty = cat.tile(id);
+                let feature =
+                    |p: Option<crate::rules::Port>| p.and_then(|p| ty.feature_at_rotated(p, rot));
+                if feature(Some(f.port)).is_some() && feature(Some(f.port)) == feature(truth_port) {
+                    report.followers_on_feature += 1;
+                }
             }
         }
-        if board_right {
-            report.boards_right_with_rules += 1;
+        report.phantom_followers += used.iter().filter(|u| !**u).count();
+        report
+            .tile_ms
+            .push(started.elapsed().as_secs_f64() * 1000.0);
+        readings.push((Pos::new(t.cell[0], t.cell[1]), ranked.clone()));
+        truths.push((Pos::new(t.cell[0], t.cell[1]), (id, rot)));
+        let same = |c: &Candidate| c.tile == id && same_for_the_rules(id, c.rot, rot);
+        report.tiles += 1;
+        let bare = !sample.truth.meeples.iter().any(|m| m.cell == t.cell);
+        if bare {
+            report.bare += 1;
+            if ranked.first().is_some_and(same) {
+                report.bare_right += 1;
+            }
+        }
+        let placement_error = if t.offset_mm[0].hypot(t.offset_mm[1]) > 2.0 {
+            "off-grid: > 2 mm"
+        } else {
+            "off-grid: ≤ 2 mm"
+        };
+        let mut tile_conditions = conditions.clone();
+        tile_conditions.extend([
+            format!("follower on it: {}", if bare { "no" } else { "yes" }),
+            placement_error.to_string(),
+            format!("true type: {}", t.tile),
+        ]);
+        report
+            .breakdown
+            .add(&tile_conditions, ranked.first().is_some_and(same));
+        if let Some(c) = ranked.first().filter(|c| !same(c)) {
+            report.breakdown.add_error((id, rot), (c.tile, c.rot));
+        }
+        if ranked.first().is_some_and(same) {
+            report.right += 1;
+        } else {
+            all_right = false;
+            let read = ranked
+                .first()
+                .map(|c| cat.tile(c.tile).name.clone())
+                .unwrap_or_default();
+            let key = (t.tile.clone(), read);
+            match report.confusions.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, n)) => *n += 1,
+                None => report.confusions.push((key, 1)),
+            }
+        }
+        if ranked.first().is_some_and(|c| c.tile == id) {
+            report.type_right += 1;
+        }
+        if ranked.iter().take(3).any(same) {
+            report.top3 += 1;
+        }
+        if recognizer
+            .recognize(&patch, &default_model)?
+            .first()
+            .is_some_and(same)
+        {
+            report.right_uncalibrated += 1;
         }
     }
-    report.tile_ms.sort_by(f64::total_cmp);
-    report.confusions.sort_by_key(|c| std::cmp::Reverse(c.1));
-    Ok(report)
+    if all_right {
+        report.boards_right += 1;
+    }
+    let start = Candidate {
+        tile: cat.tile_id("D").expect("the start tile"),
+        rot: Rotation::R0,
+        probability: 1.0,
+    };
+    let tileset = cat.set("base").expect("the base set");
+    let read = consistent_reading(&readings, &[(Pos::new(0, 0), start)], tileset);
+    let mut board_right = true;
+    for (pos, c) in &read {
+        let Some((_, (id, rot))) = truths.iter().find(|(p, _)| p == pos) else {
+            continue;
+        };
+        if c.tile == *id && same_for_the_rules(*id, c.rot, *rot) {
+            report.right_with_rules += 1;
+        } else {
+            board_right = false;
+        }
+    }
+    if board_right {
+        report.boards_right_with_rules += 1;
+    }
+    Ok(())
 }
 
 /// What a full read (no ground truth used) measured.
@@ -406,103 +362,90 @@ impl BoardReport {
     }
 }
 
-/// Renders boards as [`evaluate_tiles`] does, plus a setup frame of the start tile alone from the
-/// same camera; registers the grid from that frame and reads the board with nothing from the
-/// ground truth.
-pub fn evaluate_boards(
-    images: usize,
-    seed: u64,
-    artwork: Option<&Artwork>,
-) -> anyhow::Result<BoardReport> {
+/// Registers the grid from `sample`'s setup frame (the start tile alone) and reads the board with
+/// nothing from the ground truth.
+fn read_whole_board(
+    sample: &Sample,
+    recognizer: &TileRecognizer,
+    report: &mut BoardReport,
+) -> anyhow::Result<()> {
     let cat = catalogue();
     let tileset = cat.set("base").expect("the base set");
-    let recognizer = TileRecognizer::for_set(tileset);
-    let mut report = BoardReport::default();
-    for i in 0..images {
-        let (record, shot, mut renderer, _) = test_board(seed, i, artwork)?;
-        let mut setup = shot.scene.clone();
-        setup.tiles.truncate(1);
-        setup.meeples.clear();
-        let setup_frame = renderer.render(&setup, &shot.sensor, 1)?;
-        let frame = renderer.render(&shot.scene, &shot.sensor, 0)?;
-        report.images += 1;
-        let truth = &frame.truth;
-        let tile_px = |c: &[[f64; 2]; 4]| (c[1][0] - c[0][0]).hypot(c[1][1] - c[0][1]);
-        let started = Instant::now();
-        let mut model = ColourModel::default();
-        let Some(start) = find_start_tile(&setup_frame.image, &model)? else {
-            report.tiles += truth.tiles.len() - 1;
+    report.images += 1;
+    let truth = &sample.truth;
+    let tile_px = |c: &[[f64; 2]; 4]| (c[1][0] - c[0][0]).hypot(c[1][1] - c[0][1]);
+    let started = Instant::now();
+    let mut model = ColourModel::default();
+    let Some(start) = find_start_tile(&sample.setup, &model)? else {
+        report.tiles += truth.tiles.len() - 1;
+        return Ok(());
+    };
+    report.start_found += 1;
+    let true_start = truth.tiles[0].corners_px;
+    let side = tile_px(&true_start);
+    let err = start
+        .iter()
+        .zip(&true_start)
+        .map(|(a, b)| (a[0] - b[0]).hypot(a[1] - b[1]))
+        .fold(0.0, f64::max);
+    report.start_error.push(err / side);
+    let (start_patch, _) = quad_patch(&sample.setup, &start, 0)?;
+    model.calibrate(&start_patch, "D", Rotation::R0)?;
+    let table = table_colours_near(&sample.setup, &start)?;
+    let enrolment = enrolled(sample);
+    let found = read_board(
+        &sample.image,
+        &start,
+        &model,
+        table,
+        Some(&enrolment),
+        recognizer,
+    )?;
+    let readings: Vec<(Pos, Vec<Candidate>)> = found
+        .iter()
+        .skip(1)
+        .map(|l| (l.pos, l.candidates.clone()))
+        .collect();
+    let fixed = [(Pos::new(0, 0), found[0].candidates[0])];
+    let read = consistent_reading(&readings, &fixed, tileset);
+    report
+        .board_ms
+        .push(started.elapsed().as_secs_f64() * 1000.0);
+    let mut exact = true;
+    for t in truth.tiles.iter().skip(1) {
+        report.tiles += 1;
+        let pos = Pos::new(t.cell[0], t.cell[1]);
+        let Some(l) = found.iter().find(|l| l.pos == pos) else {
+            exact = false;
             continue;
         };
-        report.start_found += 1;
-        let true_start = truth.tiles[0].corners_px;
-        let side = tile_px(&true_start);
-        let err = start
+        report.found += 1;
+        let err = l
+            .quad
             .iter()
-            .zip(&true_start)
+            .zip(&t.corners_px)
             .map(|(a, b)| (a[0] - b[0]).hypot(a[1] - b[1]))
             .fold(0.0, f64::max);
-        report.start_error.push(err / side);
-        let (start_patch, _) = quad_patch(&setup_frame.image, &start, 0)?;
-        model.calibrate(&start_patch, "D", Rotation::R0)?;
-        let table = table_colours_near(&setup_frame.image, &start)?;
-        let enrolment = enrolled(&record, &shot);
-        let found = read_board(
-            &frame.image,
-            &start,
-            &model,
-            table,
-            Some(&enrolment),
-            &recognizer,
-        )?;
-        let readings: Vec<(Pos, Vec<Candidate>)> = found
+        report.corner_error.push(err / tile_px(&t.corners_px));
+        let id = cat.tile_id(&t.tile).expect("truth names catalogue tiles");
+        let rot = Rotation::from_degrees(t.rot).unwrap_or_default();
+        let right = read
             .iter()
-            .skip(1)
-            .map(|l| (l.pos, l.candidates.clone()))
-            .collect();
-        let fixed = [(Pos::new(0, 0), found[0].candidates[0])];
-        let read = consistent_reading(&readings, &fixed, tileset);
-        report
-            .board_ms
-            .push(started.elapsed().as_secs_f64() * 1000.0);
-        let mut exact = true;
-        for t in truth.tiles.iter().skip(1) {
-            report.tiles += 1;
-            let pos = Pos::new(t.cell[0], t.cell[1]);
-            let Some(l) = found.iter().find(|l| l.pos == pos) else {
-                exact = false;
-                continue;
-            };
-            report.found += 1;
-            let err = l
-                .quad
-                .iter()
-                .zip(&t.corners_px)
-                .map(|(a, b)| (a[0] - b[0]).hypot(a[1] - b[1]))
-                .fold(0.0, f64::max);
-            report.corner_error.push(err / tile_px(&t.corners_px));
-            let id = cat.tile_id(&t.tile).expect("truth names catalogue tiles");
-            let rot = Rotation::from_degrees(t.rot).unwrap_or_default();
-            let right = read
-                .iter()
-                .find(|(p, _)| *p == pos)
-                .is_some_and(|(_, c)| c.tile == id && same_for_the_rules(id, c.rot, rot));
-            if right {
-                report.right += 1;
-            } else {
-                exact = false;
-            }
-        }
-        let phantoms = found
-            .iter()
-            .filter(|l| !truth.tiles.iter().any(|t| t.cell == [l.pos.x, l.pos.y]))
-            .count();
-        report.phantom += phantoms;
-        if exact && phantoms == 0 {
-            report.boards_right += 1;
+            .find(|(p, _)| *p == pos)
+            .is_some_and(|(_, c)| c.tile == id && same_for_the_rules(id, c.rot, rot));
+        if right {
+            report.right += 1;
+        } else {
+            exact = false;
         }
     }
-    report.corner_error.sort_by(f64::total_cmp);
-    report.board_ms.sort_by(f64::total_cmp);
-    Ok(report)
+    let phantoms = found
+        .iter()
+        .filter(|l| !truth.tiles.iter().any(|t| t.cell == [l.pos.x, l.pos.y]))
+        .count();
+    report.phantom += phantoms;
+    if exact && phantoms == 0 {
+        report.boards_right += 1;
+    }
+    Ok(())
 }

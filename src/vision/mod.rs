@@ -13,12 +13,13 @@
 //! [`board`] (readings made consistent with the rules: matching edges, tile counts),
 //! [`occlusion`] (which pixels a hand or arm covers, so nothing is read there),
 //! [`eval`] (accuracy and timing tables on rendered data with ground truth, [`breakdown`] by
-//! condition).
+//! condition; the boards from [`dataset`], rendered in memory or read from a folder).
 
 pub mod board;
 pub mod breakdown;
 pub mod calibration;
 pub mod charuco;
+pub mod dataset;
 pub mod edges;
 pub mod eval;
 pub mod figures;
