@@ -10,6 +10,7 @@ use opencv::prelude::*;
 use super::figures::Enrolment;
 use super::outline::fit_outline;
 use super::rectify::{quad_patch, shifted_quad, Quad, MARGIN_PX, PATCH_PX};
+use super::snap::snap_to_edges;
 use super::terrain::{expected_grid, terrain_grid, ClassMap, ColourModel};
 use super::tile::{Candidate, TileRecognizer};
 use crate::rules::{catalogue, Dir, Pos, Rotation};
@@ -507,6 +508,14 @@ pub fn predict_fitted(found: &BTreeMap<Pos, Quad>, pos: Pos) -> opencv::Result<O
     })))
 }
 
+/// How many tiles found lie near enough `pos` to predict it ([`predict_fitted`]).
+fn support(found: &BTreeMap<Pos, Quad>, pos: Pos) -> usize {
+    found
+        .keys()
+        .filter(|p| (p.x - pos.x).abs() <= FIT_REACH && (p.y - pos.y).abs() <= FIT_REACH)
+        .count()
+}
+
 /// Whether all four corners lie inside the frame.
 pub fn inside(quad: &Quad, frame: &Mat) -> bool {
     quad.iter().all(|p| {
@@ -520,6 +529,12 @@ pub fn inside(quad: &Quad, frame: &Mat) -> bool {
 /// Reads every tile connected to the start tile (calibrated at `start`, found again near it:
 /// D at rotation 0).
 /// `table` are the table's colours; `figures` the players' enrolment if known.
+///
+/// Cells are visited outwards from the start tile. Each is cut where the tiles found around it
+/// predict it ([`predict_fitted`]) and where its corners snap onto the edges the picture shows
+/// ([`snap_to_edges`]: far from the start tile, in a tilted view, the prediction drifts), and the
+/// cut the recogniser fits better is kept. A cell that showed no tile is tried again (up to
+/// [`TRIES`] times in all) once more tiles around it predict it better.
 pub fn read_board(
     frame: &Mat,
     start: &Quad,
@@ -531,6 +546,8 @@ pub fn read_board(
     let cat = catalogue();
     let d = cat.tile_id("D").expect("the start tile type");
     let start = &relocate_start(frame, start, model)?;
+    let mut grey = Mat::default();
+    imgproc::cvt_color(frame, &mut grey, imgproc::COLOR_BGR2GRAY, 0)?;
     let mut located: BTreeMap<Pos, Quad> = BTreeMap::new();
     let mut out = vec![Located {
         pos: Pos::new(0, 0),
@@ -542,38 +559,62 @@ pub fn read_board(
         }],
     }];
     located.insert(Pos::new(0, 0), *start);
-    let mut seen: std::collections::HashSet<Pos> = [Pos::new(0, 0)].into_iter().collect();
+    // Each cell tried: how many tiles lay near it at its last try, and how often it was tried.
+    let mut tried: BTreeMap<Pos, (usize, u32)> = BTreeMap::new();
     let mut queue: VecDeque<Pos> = Dir::ALL.iter().map(|&d| Pos::new(0, 0).step(d)).collect();
     while let Some(pos) = queue.pop_front() {
-        if !seen.insert(pos) || seen.len() > MAX_CELLS {
+        if located.contains_key(&pos) {
             continue;
         }
-        let Some(quad) = predict_fitted(&located, pos)? else {
+        let support = support(&located, pos);
+        let tries = match tried.get(&pos) {
+            Some(&(before, tries)) if support <= before || tries >= TRIES => continue,
+            Some(&(_, tries)) => tries,
+            None if tried.len() >= MAX_CELLS => continue,
+            None => 0,
+        };
+        tried.insert(pos, (support, tries + 1));
+        let Some(predicted) = predict_fitted(&located, pos)? else {
             continue;
         };
-        if !inside(&quad, frame) {
-            continue;
+        let snapped = snap_to_edges(&grey, &predicted);
+        let cuts = std::iter::once(predicted).chain((snapped != predicted).then_some(snapped));
+        let mut best: Option<(f64, Located)> = None;
+        for quad in cuts {
+            if !inside(&quad, frame) {
+                continue;
+            }
+            let (patch, to_patch) = quad_patch(frame, &quad, MARGIN_PX)?;
+            let mask = match figures {
+                Some(e) => Some(e.figure_mask(&patch, model, 0.03)?),
+                None => None,
+            };
+            if looks_empty(&patch, model, &table, mask.as_ref())? {
+                continue;
+            }
+            let (candidates, shift, fit) =
+                recognizer.recognize_located(&patch, MARGIN_PX as usize, model, mask.as_ref())?;
+            if fit < MIN_FIT
+                || best.as_ref().is_some_and(|(better, _)| *better >= fit)
+                || !fits_neighbours(&candidates, pos, &out)
+            {
+                continue;
+            }
+            let quad = shifted_quad(&to_patch, MARGIN_PX, shift);
+            best = Some((
+                fit,
+                Located {
+                    pos,
+                    quad,
+                    candidates,
+                },
+            ));
         }
-        let (patch, to_patch) = quad_patch(frame, &quad, MARGIN_PX)?;
-        let mask = match figures {
-            Some(e) => Some(e.figure_mask(&patch, model, 0.03)?),
-            None => None,
+        let Some((_, found)) = best else {
+            continue;
         };
-        if looks_empty(&patch, model, &table, mask.as_ref())? {
-            continue;
-        }
-        let (candidates, shift, fit) =
-            recognizer.recognize_located(&patch, MARGIN_PX as usize, model, mask.as_ref())?;
-        if fit < MIN_FIT || !fits_neighbours(&candidates, pos, &out) {
-            continue;
-        }
-        let refined = shifted_quad(&to_patch, MARGIN_PX, shift);
-        located.insert(pos, refined);
-        out.push(Located {
-            pos,
-            quad: refined,
-            candidates,
-        });
+        located.insert(pos, found.quad);
+        out.push(found);
         for d in Dir::ALL {
             queue.push_back(pos.step(d));
         }
@@ -581,19 +622,23 @@ pub fn read_board(
     Ok(out)
 }
 
+/// How often a cell is tried in all ([`read_board`]).
+const TRIES: u32 = 2;
+
 /// The least probability a reading needs to vouch for a tile in [`fits_neighbours`].
 const PLAUSIBLE: f64 = 1e-3;
 
 /// Whether some plausible reading of the cell at `pos` matches the edges of every tile already
-/// found beside it (their likeliest readings): a patch of table or clutter that only looks like
-/// a tile rarely does.
+/// found beside it, in some plausible reading of theirs: a patch of table or clutter that only
+/// looks like a tile rarely does, and a neighbour read wrong (an R cut too high reads as C) must
+/// not shut the cells beyond it off the board.
 fn fits_neighbours(candidates: &[Candidate], pos: Pos, found: &[Located]) -> bool {
     let cat = catalogue();
-    let neighbours: Vec<(Dir, Candidate)> = Dir::ALL
+    let neighbours: Vec<(Dir, &[Candidate])> = Dir::ALL
         .iter()
         .filter_map(|&d| {
             let n = found.iter().find(|l| l.pos == pos.step(d))?;
-            Some((d, *n.candidates.first()?))
+            Some((d, &n.candidates[..]))
         })
         .collect();
     candidates
@@ -601,7 +646,12 @@ fn fits_neighbours(candidates: &[Candidate], pos: Pos, found: &[Located]) -> boo
         .take_while(|c| c.probability >= PLAUSIBLE)
         .any(|c| {
             neighbours.iter().all(|(d, n)| {
-                cat.tile(c.tile).edge(*d, c.rot) == cat.tile(n.tile).edge(d.opposite(), n.rot)
+                n.iter()
+                    .take_while(|n| n.probability >= PLAUSIBLE)
+                    .any(|n| {
+                        cat.tile(c.tile).edge(*d, c.rot)
+                            == cat.tile(n.tile).edge(d.opposite(), n.rot)
+                    })
             })
         })
 }

@@ -53,22 +53,37 @@ pub(super) fn bilinear<const N: usize>(
     Some(out)
 }
 
-/// Grey level at a real-valued pixel position (bilinear), `None` outside the picture.
-fn grey_at(grey: &Mat, x: f64, y: f64) -> Option<f64> {
-    bilinear(grey, x, y, |px, py| {
-        grey.at_2d::<u8>(py, px).ok().map(|&v| [f64::from(v)])
-    })
-    .map(|[v]| v)
+/// An 8-bit grey picture's pixels, read without going through OpenCV for each one.
+struct Grey<'a> {
+    px: &'a [u8],
+    cols: usize,
+    rows: usize,
+}
+
+impl Grey<'_> {
+    /// Grey level at a real-valued pixel position (bilinear), `None` outside the picture.
+    fn at(&self, x: f64, y: f64) -> Option<f64> {
+        let (x0, y0) = (x.floor(), y.floor());
+        if x0 < 0.0 || y0 < 0.0 || x0 + 1.0 >= self.cols as f64 || y0 + 1.0 >= self.rows as f64 {
+            return None;
+        }
+        let (fx, fy) = (x - x0, y - y0);
+        let i = y0 as usize * self.cols + x0 as usize;
+        let v = |k: usize| f64::from(self.px[k]);
+        let top = v(i) * (1.0 - fx) + v(i + 1) * fx;
+        let bottom = v(i + self.cols) * (1.0 - fx) + v(i + self.cols + 1) * fx;
+        Some(top * (1.0 - fy) + bottom * fy)
+    }
 }
 
 /// Mean (capped) grey step across the line from `a` to `b` moved `d` pixels along `normal`.
-fn edge_strength(grey: &Mat, a: [f64; 2], b: [f64; 2], normal: [f64; 2], d: f64) -> f64 {
+fn edge_strength(grey: &Grey, a: [f64; 2], b: [f64; 2], normal: [f64; 2], d: f64) -> f64 {
     let mut sum = 0.0;
     let mut n = 0usize;
     for i in 0..SAMPLES {
         let t = END_TRIM + (1.0 - 2.0 * END_TRIM) * (i as f64 + 0.5) / SAMPLES as f64;
         let p = [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t];
-        let at = |k: f64| grey_at(grey, p[0] + normal[0] * k, p[1] + normal[1] * k);
+        let at = |k: f64| grey.at(p[0] + normal[0] * k, p[1] + normal[1] * k);
         if let (Some(out), Some(inn)) = (at(d + 1.0), at(d - 1.0)) {
             sum += (out - inn).abs().min(STEP_CAP);
             n += 1;
@@ -102,7 +117,7 @@ struct Side {
 }
 
 impl Side {
-    fn measure(grey: &Mat, quad: &Quad, k: usize) -> Side {
+    fn measure(grey: &Grey, quad: &Quad, k: usize) -> Side {
         let centre = [
             quad.iter().map(|p| p[0]).sum::<f64>() / 4.0,
             quad.iter().map(|p| p[1]).sum::<f64>() / 4.0,
@@ -176,7 +191,30 @@ fn best_pair(a: &Side, b: &Side, length: f64) -> (i32, i32) {
 /// at most `REACH` of a tile side, and only to edges clearly stronger than where it was.
 /// `grey` is the picture in grey levels (8 bits).
 pub fn snap_to_edges(grey: &Mat, quad: &Quad) -> Quad {
-    let sides: Vec<Side> = (0..4).map(|k| Side::measure(grey, quad, k)).collect();
+    if grey.typ() != opencv::core::CV_8UC1 {
+        return *quad;
+    }
+    let continuous;
+    let grey = if grey.is_continuous() {
+        grey
+    } else {
+        match grey.try_clone() {
+            Ok(m) => {
+                continuous = m;
+                &continuous
+            }
+            Err(_) => return *quad,
+        }
+    };
+    let Ok(px) = grey.data_bytes() else {
+        return *quad;
+    };
+    let grey = Grey {
+        px,
+        cols: grey.cols().max(0) as usize,
+        rows: grey.rows().max(0) as usize,
+    };
+    let sides: Vec<Side> = (0..4).map(|k| Side::measure(&grey, quad, k)).collect();
     let length = |k: usize| sides[k].along[0].hypot(sides[k].along[1]);
     // Sides 0 (north) and 2 (south) are the east side's length apart, and so on.
     let (dn, ds) = best_pair(&sides[0], &sides[2], (length(1) + length(3)) / 2.0);
