@@ -601,6 +601,9 @@ pub fn read_board(
                 continue;
             }
             let quad = shifted_quad(&to_patch, MARGIN_PX, shift);
+            if overlaps(&quad, &located) {
+                continue;
+            }
             best = Some((
                 fit,
                 Located {
@@ -621,6 +624,32 @@ pub fn read_board(
     }
     Ok(out)
 }
+
+/// Whether a tile found at `quad` would lie over a tile already found: their middles nearer
+/// than [`APART`] of a tile side (neighbours' middles are a side apart, give or take how far
+/// each lies off its cell). Busy print far from the start tile can fit a cut half a tile off.
+fn overlaps(quad: &Quad, found: &BTreeMap<Pos, Quad>) -> bool {
+    let middle = |q: &Quad| {
+        [
+            q.iter().map(|p| p[0]).sum::<f64>() / 4.0,
+            q.iter().map(|p| p[1]).sum::<f64>() / 4.0,
+        ]
+    };
+    let side = |q: &Quad| {
+        (0..4)
+            .map(|k| (q[(k + 1) % 4][0] - q[k][0]).hypot(q[(k + 1) % 4][1] - q[k][1]))
+            .sum::<f64>()
+            / 4.0
+    };
+    let (m, s) = (middle(quad), side(quad));
+    found.values().any(|q| {
+        let n = middle(q);
+        (m[0] - n[0]).hypot(m[1] - n[1]) < APART * (s + side(q)) / 2.0
+    })
+}
+
+/// How near (in tile sides) two tiles' middles may lie ([`overlaps`]).
+const APART: f64 = 0.7;
 
 /// How often a cell is tried in all ([`read_board`]).
 const TRIES: u32 = 2;
@@ -693,4 +722,29 @@ pub fn looks_empty(
         }
     }
     Ok(all == 0 || table_px * 10 > all * 7)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 100-pixel square tile with its north-west corner at `(x, y)`.
+    fn square(x: f64, y: f64) -> Quad {
+        [
+            [x, y],
+            [x + 100.0, y],
+            [x + 100.0, y + 100.0],
+            [x, y + 100.0],
+        ]
+    }
+
+    #[test]
+    fn a_tile_half_a_tile_off_one_found_lies_over_it_and_its_neighbour_does_not() {
+        let found: BTreeMap<Pos, Quad> = [(Pos::new(0, 0), square(0.0, 0.0))].into();
+        assert!(overlaps(&square(0.0, 50.0), &found));
+        assert!(overlaps(&square(40.0, 40.0), &found));
+        // Neighbours, one laid a few millimetres off its cell (a tenth of a tile).
+        assert!(!overlaps(&square(100.0, 0.0), &found));
+        assert!(!overlaps(&square(-8.0, 92.0), &found));
+    }
 }
