@@ -609,3 +609,40 @@ fn a_tile_read_likeliest_as_one_the_rules_forbid_is_asked_about() {
         tracker.questions()
     );
 }
+
+#[test]
+fn a_figure_on_the_tile_just_laid_not_read_as_a_follower_is_asked_about() {
+    let mut table = Table::new();
+    let (mut tracker, start) = registered(&mut table);
+
+    // Ann lays a road east of the start tile; the table stays still a while: nothing to ask.
+    let road = tile("U", 1, 0, Rotation::R0);
+    let reaching = table.shoot(&[start, road], &[], Some(arm(500.0, 400.0)));
+    feed(&mut tracker, &reaching, 1);
+    let laid = table.shoot(&[start, road], &[], None);
+    feed(&mut tracker, &laid, 15);
+    assert_eq!(tracker.turns().len(), 1);
+    assert!(tracker.questions().is_empty(), "{:?}", tracker.questions());
+
+    // She puts a figure on the road, of a colour no player enrolled (as her own red looks
+    // in deep shade): it is not read as her follower, but the players are asked, once.
+    let meeple = MeepleOnTable::on(
+        &road,
+        "W".parse().unwrap(),
+        Colour::Green,
+        Figure::Normal,
+        0.1,
+    )
+    .expect("a follower spot on the road");
+    let reaching = table.shoot(&[start, road], &[meeple], Some(arm(500.0, 400.0)));
+    feed(&mut tracker, &reaching, 1);
+    let placed = table.shoot(&[start, road], &[meeple], None);
+    feed(&mut tracker, &placed, 15);
+    assert!(tracker.turns()[0].follower.is_none());
+    assert_eq!(tracker.questions().len(), 1, "{:?}", tracker.questions());
+    assert!(
+        tracker.questions()[0].contains("follower on the tile at (1, 0)"),
+        "{:?}",
+        tracker.questions()
+    );
+}

@@ -1,13 +1,20 @@
 //! Followers: the current player's figure on the tile just laid.
 
 use opencv::core::Mat;
+use opencv::prelude::*;
 
-use super::{Event, Tracker};
+use super::{cell_middle, Event, Tracker, LIGHT_DRIFT};
 use crate::record::FollowerEntry;
 use crate::rules::{Figure, Pos};
 use crate::vision::figures::Blob;
 use crate::vision::meeples::{read_followers, FollowerRead};
 use crate::vision::rectify::{quad_patch, Quad, MARGIN_PX};
+
+/// Share of a tile's pixels that must have changed, figures aside, for something unread to
+/// have come onto it ([`Tracker::unseen_follower`]).
+const UNSEEN_FIGURE_CHANGE: f64 = 0.03;
+/// Pixels around a figure where its shadow may fall.
+const FIGURE_SHADOW_PX: i32 = 4;
 
 impl Tracker {
     /// The current player's follower on the open tile, once it stands there (another player's
@@ -107,6 +114,50 @@ impl Tracker {
         ))
     }
 
+    /// While the open turn has no follower: if its tile now looks different from when it was
+    /// read, other than where figures of the players' colours stand (and their shadows),
+    /// something the size of a figure came that was not read as one (a follower in deep shade
+    /// falls outside its colour), and the players are asked, once a turn.
+    pub(super) fn unseen_follower(&mut self, frame: &Mat) -> anyhow::Result<Option<Event>> {
+        let Some((pos, quad)) = self.open_without_follower() else {
+            return Ok(None);
+        };
+        let (Some((at, before)), Some(calib)) = (&self.open_look, &self.calibration) else {
+            return Ok(None);
+        };
+        if *at != pos {
+            return Ok(None);
+        }
+        let (patch, _) = quad_patch(frame, &quad, MARGIN_PX)?;
+        let (mask, _) = self.enrolment.find(&patch, &calib.colours, 0.03)?;
+        let hidden = crate::sim::effects::grow_mask(&cell_middle(&mask)?, FIGURE_SHADOW_PX)?;
+        let now = cell_middle(&patch)?;
+        // The cell may have been cut a few pixels apart then and now (a bumped camera is
+        // followed to a pixel or two): the two looks are compared where they line up best.
+        let side = now.cols();
+        let shifts = (-MARGIN_PX..=MARGIN_PX).step_by(2);
+        for (dx, dy) in std::iter::once((0, 0)).chain(
+            shifts
+                .clone()
+                .flat_map(|dy| shifts.clone().map(move |dx| (dx, dy))),
+        ) {
+            let window = opencv::core::Rect::new(MARGIN_PX + dx, MARGIN_PX + dy, side, side);
+            let then = Mat::roi(before, window)?.try_clone()?;
+            if figure_sized_change(&then, &now, &hidden)? < UNSEEN_FIGURE_CHANGE {
+                return Ok(None);
+            }
+        }
+        self.open_look = None;
+        let whose = &self.players[self.game.current_player().index()].name;
+        let q = format!(
+            "did {whose} put a follower on the tile at ({}, {})? The tile looks different, but \
+             no follower was seen on it",
+            pos.x, pos.y
+        );
+        self.ask(q.clone());
+        Ok(Some(Event::Question(q)))
+    }
+
     /// Commits the current player's follower among `reads`, if one stands on a free feature
     /// (with `completed_only`, a feature the open tile completes).
     pub(super) fn deploy_mine(
@@ -163,3 +214,44 @@ impl Tracker {
         Ok(Some(Event::Follower { port }))
     }
 }
+
+/// Share of a cell's pixels (not marked in `hidden`) that changed between two looks of the same
+/// size in patches of a figure's size or more: each pixel's colour changed (summed over
+/// channels) by more than 45 once the light is evened out, and the thin lines where print edges
+/// do not quite line up opened away.
+fn figure_sized_change(before: &Mat, now: &Mat, hidden: &Mat) -> opencv::Result<f64> {
+    let (a, b, h) = (before.try_clone()?, now.try_clone()?, hidden.try_clone()?);
+    let (pa, pb, ph) = (a.data_bytes()?, b.data_bytes()?, h.data_bytes()?);
+    let mean = |px: &[u8]| px.iter().map(|&v| f64::from(v)).sum::<f64>() / px.len().max(1) as f64;
+    let gain = (mean(pa) / mean(pb).max(1.0)).clamp(1.0 / LIGHT_DRIFT, LIGHT_DRIFT);
+    let mut changed = Mat::zeros(a.rows(), a.cols(), opencv::core::CV_8UC1)?.to_mat()?;
+    let out = changed.data_bytes_mut()?;
+    for (i, (p, q)) in pa.chunks_exact(3).zip(pb.chunks_exact(3)).enumerate() {
+        let step: f64 = (0..3)
+            .map(|c| (f64::from(p[c]) - f64::from(q[c]) * gain).abs())
+            .sum();
+        if ph[i] == 0 && step > 45.0 {
+            out[i] = 255;
+        }
+    }
+    let kernel = opencv::imgproc::get_structuring_element(
+        opencv::imgproc::MORPH_ELLIPSE,
+        opencv::core::Size::new(THIN_PX, THIN_PX),
+        opencv::core::Point::new(-1, -1),
+    )?;
+    let mut opened = Mat::default();
+    opencv::imgproc::morphology_ex(
+        &changed,
+        &mut opened,
+        opencv::imgproc::MORPH_OPEN,
+        &kernel,
+        opencv::core::Point::new(-1, -1),
+        1,
+        opencv::core::BORDER_CONSTANT,
+        opencv::imgproc::morphology_default_border_value()?,
+    )?;
+    Ok(f64::from(opencv::core::count_non_zero(&opened)?) / f64::from((a.rows() * a.cols()).max(1)))
+}
+
+/// Width (pixels of a cell patch) of changes too thin to be a figure.
+const THIN_PX: i32 = 5;

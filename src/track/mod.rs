@@ -68,7 +68,7 @@ const ARM_WAIT_S: f64 = 3.0;
 /// The same in frames, for a source with no clock.
 const ARM_WAIT_FRAMES: usize = 15;
 /// Most change of brightness between two looks of a cell put down to the light.
-const LIGHT_DRIFT: f64 = 1.15;
+pub(super) const LIGHT_DRIFT: f64 = 1.15;
 /// Still frames before a picture is read.
 const SETTLE_FRAMES: usize = 3;
 /// Seconds the table must be still before a picture is read (with a clock).
@@ -148,6 +148,8 @@ pub struct Tracker {
     glimpsed: BTreeMap<Pos, Vec<glimpse::Sighting>>,
     /// New tiles glimpsed with no figure on them while hands moved, by cell.
     bare: BTreeMap<Pos, glimpse::BareGlimpse>,
+    /// How the open tile's cell looked when the tile was read (before its follower came).
+    open_look: Option<(Pos, Mat)>,
     questions: Vec<String>,
 }
 
@@ -196,6 +198,7 @@ impl Tracker {
             open: None,
             glimpsed: BTreeMap::new(),
             bare: BTreeMap::new(),
+            open_look: None,
             in_hand: None,
             questions: Vec::new(),
         })
@@ -413,6 +416,7 @@ impl Tracker {
         self.refresh_colours(frame)?;
         events.extend(self.reread_open_tile(frame)?);
         events.extend(self.look_for_follower(frame)?);
+        events.extend(self.unseen_follower(frame)?);
         // Several tiles may have appeared since the last quiet picture (one missed under a
         // hand): they are committed in the order they appeared, and the players are asked.
         let mut laid = 0;

@@ -271,6 +271,7 @@ impl Tracker {
         self.close_turn()?;
         self.game.place(tile, placement)?;
         self.quads.insert(pos, quad);
+        self.open_look = Some((pos, quad_patch(frame, &quad, MARGIN_PX)?.0));
         self.readings.insert(pos, kept);
         self.bare.remove(&pos);
         // The cells this tile opens: remember how they look now, before anything lands there
