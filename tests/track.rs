@@ -646,3 +646,17 @@ fn a_figure_on_the_tile_just_laid_not_read_as_a_follower_is_asked_about() {
         tracker.questions()
     );
 }
+
+#[test]
+fn an_all_city_tile_of_speckled_print_is_read_in_its_turn() {
+    // A filmed game (seed 4500, game 11) on a red and white checked cloth: the second tile, C
+    // (all city, a speckled brown print), fitted its template a little worse than a tile must
+    // at all, was never read, and every later turn went to the wrong player.
+    let (truth, tracker) = track_film(4500 * 7_919 + 11);
+    let turns = tracker.turns();
+    assert_eq!(
+        (turns[1].tile.as_str(), turns[1].at),
+        ("C", Some(Pos::new(-1, -1)))
+    );
+    assert_eq!(turns.len(), truth.turns.len());
+}

@@ -12,6 +12,7 @@ use meeplecam::rules::{catalogue, Colour, Pos, Rotation};
 use meeplecam::sim::artwork::Artwork;
 use meeplecam::sim::camera::{apply_homography, invert_homography};
 use meeplecam::sim::figures::colour_bgr;
+use meeplecam::track::eval::same_turn;
 use meeplecam::vision::board::consistent_reading;
 use meeplecam::vision::calibration::Calibration;
 use meeplecam::vision::charuco::BoardSpec;
@@ -122,6 +123,10 @@ pub struct EvalArgs {
     /// painting them.
     #[arg(long)]
     art: Option<PathBuf>,
+    /// `track` only: follow this one game of the seed (numbered as in the per-game table): its
+    /// events as they happen, then its turns beside the true ones.
+    #[arg(long)]
+    game: Option<usize>,
     /// `vision` only: a data set folder of rendered boards with their ground truth
     /// (`board-NNN.png`, `board-NNN-setup.png`, `board-NNN.json`). Evaluated as it is, or, with
     /// `--generate`, made there first (the folder is created; boards already there are replaced).
@@ -139,6 +144,36 @@ pub fn eval(args: EvalArgs) -> Result<(), Failure> {
         )));
     }
     let generate = args.generate.unwrap_or(DEFAULT_BOARDS);
+    if args.game.is_some() && args.what != "track" {
+        return Err(Failure::BadInput(anyhow!("--game is for `eval track`")));
+    }
+    if let (Some(game), "track") = (args.game, args.what.as_str()) {
+        let mut watch =
+            |frame: usize, e: &meeplecam::track::Event| println!("frame {frame:5}: {e:?}");
+        let report =
+            meeplecam::track::eval::evaluate_games([game], args.turns, args.seed, &mut watch)?;
+        for g in &report.per_game {
+            println!("\nturn | true | as tracked\n---|---|---");
+            for (i, (truth, seen)) in g.turn_pairs.iter().enumerate() {
+                let show =
+                    |t: &meeplecam::record::TurnEntry| serde_json::to_string(t).unwrap_or_default();
+                let mark = if seen.as_ref().is_some_and(|s| same_turn(truth, s)) {
+                    ""
+                } else {
+                    " ≠"
+                };
+                println!(
+                    "{} | {} | {}{mark}",
+                    i + 1,
+                    show(truth),
+                    seen.as_ref().map(show).unwrap_or_default()
+                );
+            }
+            println!("\nquestions: {:?}", g.asked);
+        }
+        print!("\n{}", report.games_table());
+        return Ok(());
+    }
     if args.what == "track" {
         let report = meeplecam::track::eval::evaluate_tracking(generate, args.turns, args.seed)?;
         println!(

@@ -13,7 +13,7 @@ use crate::vision::terrain::same_for_the_rules;
 /// same cell, turned alike for the rules, its follower (if any) on the same feature. Two
 /// rotations the rules cannot tell apart number a symmetric tile's features differently, so the
 /// feature is compared as it lies on the board.
-fn same_turn(truth: &TurnEntry, seen: &TurnEntry) -> bool {
+pub fn same_turn(truth: &TurnEntry, seen: &TurnEntry) -> bool {
     let cat = catalogue();
     let rot = |r: Option<u16>| Rotation::from_degrees(r.unwrap_or(0)).unwrap_or_default();
     let Some(id) = cat.tile_id(&truth.tile) else {
@@ -58,6 +58,8 @@ pub struct TrackReport {
 /// How one filmed game was tracked.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct GameResult {
+    /// Its number among the games of the seed.
+    pub game: usize,
     /// Players.
     pub players: usize,
     /// Turns played.
@@ -68,6 +70,10 @@ pub struct GameResult {
     pub questions: usize,
     /// Final scores, true and as tracked.
     pub scores: (Vec<u32>, Vec<u32>),
+    /// Every turn, true and as tracked (`None` where the tracker committed fewer).
+    pub turn_pairs: Vec<(TurnEntry, Option<TurnEntry>)>,
+    /// The questions raised, in order.
+    pub asked: Vec<String>,
 }
 
 impl TrackReport {
@@ -97,10 +103,11 @@ impl TrackReport {
         let mut out = String::from(
             "| game | players | turns right | questions | final scores (true) | as tracked |\n|---|---|---|---|---|---|\n",
         );
-        for (i, g) in self.per_game.iter().enumerate() {
+        for g in &self.per_game {
             let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join("/");
             out.push_str(&format!(
-                "| {i} | {} | {} of {} | {} | {} | {}{} |\n",
+                "| {} | {} | {} of {} | {} | {} | {}{} |\n",
+                g.game,
                 g.players,
                 g.turns_right,
                 g.turns,
@@ -117,21 +124,37 @@ impl TrackReport {
 /// Films `games` random games of `turns` turns (overhead and oblique, 720p, every style and
 /// table top), tracks each from its frames alone and compares the result with the truth.
 pub fn evaluate_tracking(games: usize, turns: usize, seed: u64) -> anyhow::Result<TrackReport> {
+    evaluate_games(0..games, turns, seed, &mut |_, _| {})
+}
+
+/// [`evaluate_tracking`] for the games numbered `which` of `seed` only, with every event the
+/// tracker reports handed to `watch` with the frame's index (to follow one game).
+pub fn evaluate_games(
+    which: impl IntoIterator<Item = usize>,
+    turns: usize,
+    seed: u64,
+    watch: &mut dyn FnMut(usize, &super::Event),
+) -> anyhow::Result<TrackReport> {
     let mut report = TrackReport::default();
     let (mut frames, mut busy) = (0usize, 0.0f64);
-    for g in 0..games {
+    for g in which {
         let FilmedGame { record, mut source } =
             film_game(seed.wrapping_mul(7_919).wrapping_add(g as u64), turns, 5.0)?;
         let mut tracker = Tracker::new(record.players.clone(), None)?;
+        let mut frame_index = 0;
         while let Some(frame) = source.next_frame()? {
             let started = Instant::now();
-            tracker.feed_at(&frame.image, Some(frame.time_s))?;
+            let events = tracker.feed_at(&frame.image, Some(frame.time_s))?;
             busy += started.elapsed().as_secs_f64();
+            for e in &events {
+                watch(frame_index, e);
+            }
             frames += 1;
+            frame_index += 1;
         }
         report.games += 1;
-        let asked = tracker.questions().len();
-        report.questions += asked;
+        let asked = tracker.questions().to_vec();
+        report.questions += asked.len();
         let tracked = tracker.into_record()?;
         report.turns += record.turns.len();
         let right_before = report.turns_right;
@@ -148,16 +171,24 @@ pub fn evaluate_tracking(games: usize, turns: usize, seed: u64) -> anyhow::Resul
             .unwrap_or_default();
         if true_scores == seen_scores {
             report.scores_right += 1;
-            report.right_unasked += usize::from(asked == 0);
-        } else if asked == 0 {
+            report.right_unasked += usize::from(asked.is_empty());
+        } else if asked.is_empty() {
             report.wrong_silently += 1;
         }
         report.per_game.push(GameResult {
+            game: g,
             players: record.players.len(),
             turns: record.turns.len(),
             turns_right: report.turns_right - right_before,
-            questions: asked,
+            questions: asked.len(),
             scores: (true_scores, seen_scores),
+            turn_pairs: record
+                .turns
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (t.clone(), tracked.turns.get(i).cloned()))
+                .collect(),
+            asked,
         });
     }
     report.frames_per_s = frames as f64 / busy.max(1e-9);

@@ -416,7 +416,6 @@ impl Tracker {
         self.refresh_colours(frame)?;
         events.extend(self.reread_open_tile(frame)?);
         events.extend(self.look_for_follower(frame)?);
-        events.extend(self.unseen_follower(frame)?);
         // Several tiles may have appeared since the last quiet picture (one missed under a
         // hand): they are committed in the order they appeared, and the players are asked.
         let mut laid = 0;
@@ -432,6 +431,11 @@ impl Tracker {
             } else if let Some(e) = self.recall_glimpse()? {
                 events.push(e);
             }
+        }
+        // Only in a picture with no new tile: the next player's figure, put down with its tile,
+        // may rise into the open tile's cell before it is found in its colour.
+        if laid == 0 {
+            events.extend(self.unseen_follower(frame)?);
         }
         if laid > 1 {
             let last = self.turns.len() + usize::from(self.open.is_some());

@@ -65,6 +65,14 @@ const HIDDEN_SHIELD_MARGIN: f64 = 8.0;
 /// How far a figure's shadow reaches beyond it (patch pixels).
 const SHADOW_PX: i32 = 4;
 
+/// Share of a frontier cell's pixels that changed since it was seen empty above which it
+/// surely holds something new (a hand is never in a still picture): its tile is then taken at
+/// a looser fit, [`WHOLLY_CHANGED_MIN_FIT`] (a speckled print of a tile all city fits its
+/// template less well than most).
+const WHOLLY_CHANGED: f64 = 0.8;
+/// The least fit of a tile in a wholly changed cell.
+const WHOLLY_CHANGED_MIN_FIT: f64 = -0.9;
+
 /// Share of a cell's pixels that changed between a glimpse of it (`before`) and its patch
 /// `now`, leaving out the figures of `now`'s figure `mask` and their shadows.
 fn changed_but_figures(before: &Mat, now: &Mat, mask: &Mat) -> opencv::Result<f64> {
@@ -135,9 +143,14 @@ impl Tracker {
             // A tile printed much like the table (a city on brown wood) changes the colours
             // little, but brings a texture of its own.
             let mut retextured = false;
+            let mut min_fit = MIN_FIT;
             if let Some(before) = self.frontier_looks.get(&pos) {
                 retextured = texture_changed(before, &look)?;
-                if changed_share(before, &look)? < NEW_TILE_CHANGE && !retextured {
+                let change = changed_share(before, &look)?;
+                if change >= WHOLLY_CHANGED {
+                    min_fit = WHOLLY_CHANGED_MIN_FIT;
+                }
+                if change < NEW_TILE_CHANGE && !retextured {
                     self.frontier_looks.insert(pos, look);
                     self.first_changed.remove(&pos);
                     continue;
@@ -169,7 +182,14 @@ impl Tracker {
                 fit,
                 to_patch,
                 rival,
-            }) = self.read_cell(frame, pos, &quad, (patch, to_patch, mask), &model, &grey)?
+            }) = self.read_cell(
+                frame,
+                pos,
+                &quad,
+                (patch, to_patch, mask),
+                (&model, &grey),
+                min_fit,
+            )?
             else {
                 // Table, shadow or the top of a figure on the next tile: not a tile.
                 continue;
@@ -350,8 +370,8 @@ impl Tracker {
         pos: Pos,
         quad: &Quad,
         cut: (Mat, [[f64; 3]; 3], Mat),
-        model: &ColourModel,
-        grey: &Mat,
+        (model, grey): (&ColourModel, &Mat),
+        min_fit: f64,
     ) -> anyhow::Result<Option<Reading>> {
         let mut best: Option<Reading> = None;
         let mut tops: Vec<(f64, Candidate)> = Vec::new();
@@ -405,11 +425,15 @@ impl Tracker {
                     rival: None,
                 });
             }
-            if i + 1 >= first_tries && best.as_ref().is_some_and(|b| self.explains(b, pos)) {
+            if i + 1 >= first_tries
+                && best
+                    .as_ref()
+                    .is_some_and(|b| self.explains(b, pos, min_fit))
+            {
                 break;
             }
         }
-        let Some(mut best) = best.filter(|b| b.fit >= MIN_FIT) else {
+        let Some(mut best) = best.filter(|b| b.fit >= min_fit) else {
             return Ok(None);
         };
         if let Some(top) = best.ranked.iter().find(|c| self.allows(c, pos)) {
@@ -426,8 +450,8 @@ impl Tracker {
 
     /// Whether reading `r` fits as a tile and some reading the rules allow at `pos` is not
     /// unlikely: otherwise the cut may have missed the tile.
-    fn explains(&self, r: &Reading, pos: Pos) -> bool {
-        r.fit >= MIN_FIT
+    fn explains(&self, r: &Reading, pos: Pos, min_fit: f64) -> bool {
+        r.fit >= min_fit
             && r.ranked
                 .iter()
                 .find(|c| self.allows(c, pos))
