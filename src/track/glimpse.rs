@@ -4,7 +4,8 @@ use opencv::core::Mat;
 use opencv::prelude::*;
 
 use super::{cell_middle, changed_share, Event, Tracker, MOTION_LEVEL, NEW_TILE_CHANGE};
-use crate::rules::{Pos, Rotation, TileId};
+use crate::rules::board::PlacedTile;
+use crate::rules::{Figure, FollowerSpot, Pos, Rotation, TileId};
 use crate::sim::camera::{apply_homography, invert_homography};
 use crate::vision::figures::Blob;
 use crate::vision::locate::{inside, MIN_FIT};
@@ -290,7 +291,66 @@ impl Tracker {
             }
             return Ok(Some(event));
         }
-        Ok(None)
+        self.gone_follower(pos, &sightings, &placed)
+    }
+
+    /// The player's follower glimpsed on the open tile (read on a feature the tile leaves open)
+    /// and gone from the still picture: a follower is taken back only when scored, so it stood
+    /// on a feature the tile completes (its foot is easily misplaced while hands move and the
+    /// viewpoint is known from few tiles). With one such feature it is committed there, and the
+    /// players are asked either way.
+    fn gone_follower(
+        &mut self,
+        pos: Pos,
+        sightings: &[Sighting],
+        placed: &PlacedTile,
+    ) -> anyhow::Result<Option<Event>> {
+        let seat = self.game.current_player().index();
+        let settled = self.settled;
+        let Some(seen) = sightings.iter().rev().find(|g| {
+            g.tile == placed.tile
+                && same_for_the_rules(g.tile, g.rot, placed.placement.rot)
+                && g.during == settled
+                && g.followers.iter().any(|f| f.colour == seat)
+        }) else {
+            return Ok(None);
+        };
+        let closed: Vec<FollowerSpot> = self
+            .game
+            .follower_spots()
+            .into_iter()
+            .filter(|s| {
+                s.figures.contains(Figure::Normal)
+                    && self
+                        .game
+                        .feature_at(pos, s.port())
+                        .is_some_and(|f| f.is_closed())
+            })
+            .collect();
+        let name = self.players[seat].name.clone();
+        let q = format!(
+            "{name}'s follower was seen on the tile at ({}, {}) and is gone: was it on a feature \
+             the tile completed, scored at once?",
+            pos.x, pos.y
+        );
+        let [spot] = closed[..] else {
+            if closed.is_empty() {
+                return Ok(None);
+            }
+            self.ask(q.clone());
+            return Ok(Some(Event::Question(q)));
+        };
+        let Some(mut read) = seen.followers.iter().find(|f| f.colour == seat).cloned() else {
+            return Ok(None);
+        };
+        read.port = spot.port();
+        read.kind = spot.kind;
+        read.doubt = None;
+        let event = self.deploy_mine(&[read], true)?;
+        if event.is_some() {
+            self.ask(q);
+        }
+        Ok(event)
     }
 
     /// The figures on a patch and the tile read under them, if there are figures and the tile
@@ -416,5 +476,36 @@ mod tests {
         assert_eq!(tracker.recall_glimpse().unwrap(), None);
         let scores = tracker.record().replay().unwrap().game.scores().to_vec();
         assert_eq!(scores, [0, 0]);
+    }
+
+    #[test]
+    fn a_follower_glimpsed_on_an_open_field_and_gone_was_on_the_completed_city_and_is_asked_about()
+    {
+        // The knight's foot read on the cap's field while hands moved (seed 4500 game 5, the
+        // first turn: the viewpoint known from two tiles); it is gone from the still picture,
+        // so it was scored: the city is the one feature the cap completes.
+        let mut tracker = cap_closing_the_start_city(&["E"]);
+        let seen = &mut tracker.glimpsed.get_mut(&Pos::new(0, -1)).unwrap()[0];
+        seen.followers[0].port = "NL".parse().unwrap();
+        seen.followers[0].kind = FeatureKind::Field;
+        knight_committed_and_scored(&mut tracker);
+        assert!(
+            tracker
+                .questions()
+                .iter()
+                .any(|q| q.contains("Ann's follower was seen on the tile at (0, -1) and is gone")),
+            "{:?}",
+            tracker.questions()
+        );
+    }
+
+    #[test]
+    fn a_follower_of_another_player_glimpsed_and_gone_is_not_inferred() {
+        let mut tracker = cap_closing_the_start_city(&["E"]);
+        let seen = &mut tracker.glimpsed.get_mut(&Pos::new(0, -1)).unwrap()[0];
+        seen.followers[0].port = "NL".parse().unwrap();
+        seen.followers[0].colour = 1;
+        assert_eq!(tracker.recall_glimpse().unwrap(), None);
+        assert!(tracker.questions().is_empty());
     }
 }
