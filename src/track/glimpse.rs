@@ -386,6 +386,7 @@ impl Tracker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::record::TurnEntry;
     use crate::rules::{catalogue, FeatureKind};
 
     /// Ann has just laid `laid` (turned 180°) north of the start tile, a city of it closing the
@@ -515,5 +516,32 @@ mod tests {
         seen.followers[0].colour = 1;
         assert_eq!(tracker.recall_glimpse().unwrap(), None);
         assert!(tracker.questions().is_empty());
+    }
+
+    #[test]
+    fn a_follower_glimpsed_and_gone_is_not_inferred_beside_one_of_the_player_s_own() {
+        // Ann's knight stands on a road east of the start tile, diagonally beside the cap she
+        // lays now: a glimpse of red near the cap may be that knight (seed 5300 game 12).
+        let mut tracker = cap_closing_the_start_city(&["E"]);
+        let seen = &mut tracker.glimpsed.get_mut(&Pos::new(0, -1)).unwrap()[0];
+        seen.followers[0].port = "NL".parse().unwrap();
+        seen.followers[0].kind = FeatureKind::Field;
+        let laid = |player: &str, tile: &str, at: Pos, rot: u16, port: Option<&str>| TurnEntry {
+            player: Some(player.into()),
+            follower: port.map(|p| crate::record::FollowerEntry {
+                port: p.into(),
+                figure: Figure::Normal,
+            }),
+            ..TurnEntry::laid(tile, at, rot)
+        };
+        tracker
+            .restore(vec![
+                laid("Ann", "U", Pos::new(1, 0), 0, Some("E")),
+                laid("Bob", "U", Pos::new(-1, 0), 0, None),
+                laid("Ann", "E", Pos::new(0, -1), 180, None),
+            ])
+            .unwrap();
+        assert_eq!(tracker.recall_glimpse().unwrap(), None);
+        assert!(tracker.questions().is_empty(), "{:?}", tracker.questions());
     }
 }
