@@ -681,3 +681,48 @@ fn eval_vision_writes_a_data_set_then_evaluates_it_from_disk() {
     let out = meeplecam(&["eval", "track", "--dataset", set]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[cfg(feature = "vision")]
+#[test]
+fn eval_track_writes_the_frames_of_the_game_it_follows() {
+    let dir = std::env::temp_dir().join(format!("meeplecam-eval-frames-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let frames = dir.to_str().unwrap();
+    let out = meeplecam(&[
+        "eval", "track", "--turns", "2", "--seed", "5", "--game", "0", "--frames", frames,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    // Every event names the frame it came on, and that frame was written.
+    let mut events = 0;
+    for line in stdout.lines().filter(|l| l.starts_with("frame ")) {
+        let index: usize = line["frame ".len()..]
+            .split(':')
+            .next()
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        assert!(
+            dir.join(format!("frame-{index:05}.png")).is_file(),
+            "{line}"
+        );
+        events += 1;
+    }
+    assert!(events >= 3, "registered and two tiles at least:\n{stdout}");
+    let written = std::fs::read_dir(&dir).unwrap().count();
+    let first_missing = (0..).find(|i| !dir.join(format!("frame-{i:05}.png")).is_file());
+    assert_eq!(
+        first_missing,
+        Some(written),
+        "frames numbered from 0 without gaps"
+    );
+
+    // Frames belong to one game.
+    let out = meeplecam(&["eval", "track", "--turns", "2", "--frames", frames]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -453,7 +453,7 @@ fn a_follower_is_read_where_it_stands_however_the_camera_looks_at_it() {
     use meeplecam::sim::figures::colour_bgr;
     use meeplecam::sim::scene::MeepleOnTable;
     use meeplecam::vision::figures::Enrolment;
-    use meeplecam::vision::meeples::read_followers;
+    use meeplecam::vision::meeples::{cells_below, read_followers};
     use meeplecam::vision::rectify::{quad_patch, Quad, MARGIN_PX};
     use meeplecam::vision::viewpoint::Viewpoint;
 
@@ -530,7 +530,18 @@ fn a_follower_is_read_where_it_stands_however_the_camera_looks_at_it() {
                 .find(&patch, &ColourModel::default(), 0.03)
                 .unwrap();
             let rise = viewpoint.rise_at_cell(*pos);
-            let read = read_followers(&blobs, MARGIN_PX, [0.0, 0.0], tile.tile, tile.rot, rise);
+            let tile_below = cells_below(*pos)
+                .iter()
+                .any(|b| located.iter().any(|(p, _)| p == b));
+            let read = read_followers(
+                &blobs,
+                MARGIN_PX,
+                [0.0, 0.0],
+                tile.tile,
+                tile.rot,
+                rise,
+                tile_below,
+            );
             assert_eq!(read.len(), 1, "view {v}, cell {pos:?}: {read:?}");
             let want = if tile.tile == t {
                 FeatureKind::Road

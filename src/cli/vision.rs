@@ -8,11 +8,14 @@ use opencv::prelude::*;
 use opencv::{imgcodecs, imgproc};
 use serde_json::json;
 
+use meeplecam::camera::CameraFrame;
 use meeplecam::rules::{catalogue, Colour, Pos, Rotation};
 use meeplecam::sim::artwork::Artwork;
 use meeplecam::sim::camera::{apply_homography, invert_homography};
 use meeplecam::sim::figures::colour_bgr;
+use meeplecam::sim::output::write_png;
 use meeplecam::track::eval::same_turn;
+use meeplecam::track::Event;
 use meeplecam::vision::board::consistent_reading;
 use meeplecam::vision::calibration::Calibration;
 use meeplecam::vision::charuco::BoardSpec;
@@ -22,7 +25,7 @@ use meeplecam::vision::figures::Enrolment;
 use meeplecam::vision::intrinsics::{Intrinsics, Undistorter};
 use meeplecam::vision::locate::Located;
 use meeplecam::vision::locate::{find_start_tile, read_board, table_colours_near};
-use meeplecam::vision::meeples::read_followers;
+use meeplecam::vision::meeples::{cells_below, read_followers};
 use meeplecam::vision::rectify::quad_patch;
 use meeplecam::vision::rectify::MARGIN_PX;
 use meeplecam::vision::rectify::PATCH_PX;
@@ -127,6 +130,10 @@ pub struct EvalArgs {
     /// events as they happen, then its turns beside the true ones.
     #[arg(long)]
     game: Option<usize>,
+    /// `track --game` only: also write the game's frames to this folder as PNG images
+    /// (`frame-NNNNN.png`, numbered as in the events; `meeplecam track --source DIR` reads them).
+    #[arg(long)]
+    frames: Option<PathBuf>,
     /// `vision` only: a data set folder of rendered boards with their ground truth
     /// (`board-NNN.png`, `board-NNN-setup.png`, `board-NNN.json`). Evaluated as it is, or, with
     /// `--generate`, made there first (the folder is created; boards already there are replaced).
@@ -147,9 +154,25 @@ pub fn eval(args: EvalArgs) -> Result<(), Failure> {
     if args.game.is_some() && args.what != "track" {
         return Err(Failure::BadInput(anyhow!("--game is for `eval track`")));
     }
+    if args.frames.is_some() && args.game.is_none() {
+        return Err(Failure::BadInput(anyhow!(
+            "--frames writes the frames of one game: give --game K with it"
+        )));
+    }
     if let (Some(game), "track") = (args.game, args.what.as_str()) {
-        let mut watch =
-            |frame: usize, e: &meeplecam::track::Event| println!("frame {frame:5}: {e:?}");
+        if let Some(dir) = &args.frames {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+        }
+        let mut watch = |index: usize, frame: &CameraFrame, events: &[Event]| {
+            for e in events {
+                println!("frame {index:5}: {e:?}");
+            }
+            match &args.frames {
+                Some(dir) => write_png(&dir.join(format!("frame-{index:05}.png")), &frame.image),
+                None => Ok(()),
+            }
+        };
         let report =
             meeplecam::track::eval::evaluate_games([game], args.turns, args.seed, &mut watch)?;
         for g in &report.per_game {
@@ -182,6 +205,7 @@ pub fn eval(args: EvalArgs) -> Result<(), Failure> {
         );
         print!("{}", report.table());
         print!("\nPer game:\n\n{}", report.games_table());
+        print!("\nQuestions:\n\n{}", report.questions_list());
         return Ok(());
     }
     if args.what == "occlusion" {
@@ -558,7 +582,18 @@ fn followers(
         let back = invert_homography(&to_patch);
         let (_, blobs) = enrolment.find(&patch, colours, 0.03)?;
         let rise = viewpoint.map_or([0.0, 0.0], |v| v.rise_at_cell(l.pos));
-        for f in read_followers(&blobs, MARGIN_PX, [0.0, 0.0], c.tile, c.rot, rise) {
+        let tile_below = cells_below(l.pos)
+            .iter()
+            .any(|b| found.iter().any(|f| f.pos == *b));
+        for f in read_followers(
+            &blobs,
+            MARGIN_PX,
+            [0.0, 0.0],
+            c.tile,
+            c.rot,
+            rise,
+            tile_below,
+        ) {
             out.push(SeenFollower {
                 colour: players[f.colour],
                 cell: l.pos,

@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use super::Tracker;
-use crate::camera::FrameSource;
+use crate::camera::{CameraFrame, FrameSource};
 use crate::record::TurnEntry;
 use crate::rules::{catalogue, Rotation};
 use crate::sim::game::{film_game, FilmedGame};
@@ -119,21 +119,35 @@ impl TrackReport {
         }
         out
     }
+
+    /// Every question raised, one line each, after its game's number.
+    pub fn questions_list(&self) -> String {
+        let mut out = String::new();
+        for g in &self.per_game {
+            for q in &g.asked {
+                out.push_str(&format!("- game {}: {q}\n", g.game));
+            }
+        }
+        if out.is_empty() {
+            out.push_str("none\n");
+        }
+        out
+    }
 }
 
 /// Films `games` random games of `turns` turns (overhead and oblique, 720p, every style and
 /// table top), tracks each from its frames alone and compares the result with the truth.
 pub fn evaluate_tracking(games: usize, turns: usize, seed: u64) -> anyhow::Result<TrackReport> {
-    evaluate_games(0..games, turns, seed, &mut |_, _| {})
+    evaluate_games(0..games, turns, seed, &mut |_, _, _| Ok(()))
 }
 
-/// [`evaluate_tracking`] for the games numbered `which` of `seed` only, with every event the
-/// tracker reports handed to `watch` with the frame's index (to follow one game).
+/// [`evaluate_tracking`] for the games numbered `which` of `seed` only, with every frame handed
+/// to `watch` with its index and the events the tracker reported on it (to follow one game).
 pub fn evaluate_games(
     which: impl IntoIterator<Item = usize>,
     turns: usize,
     seed: u64,
-    watch: &mut dyn FnMut(usize, &super::Event),
+    watch: &mut dyn FnMut(usize, &CameraFrame, &[super::Event]) -> anyhow::Result<()>,
 ) -> anyhow::Result<TrackReport> {
     let mut report = TrackReport::default();
     let (mut frames, mut busy) = (0usize, 0.0f64);
@@ -146,9 +160,7 @@ pub fn evaluate_games(
             let started = Instant::now();
             let events = tracker.feed_at(&frame.image, Some(frame.time_s))?;
             busy += started.elapsed().as_secs_f64();
-            for e in &events {
-                watch(frame_index, e);
-            }
+            watch(frame_index, &frame, &events)?;
             frames += 1;
             frame_index += 1;
         }

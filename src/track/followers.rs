@@ -7,7 +7,7 @@ use super::{cell_middle, Event, Tracker, LIGHT_DRIFT};
 use crate::record::FollowerEntry;
 use crate::rules::{Figure, Pos};
 use crate::vision::figures::Blob;
-use crate::vision::meeples::{read_followers, FollowerRead};
+use crate::vision::meeples::{cells_below, read_followers, FollowerRead};
 use crate::vision::rectify::{quad_patch, Quad, MARGIN_PX};
 
 /// Share of a tile's pixels that must have changed, figures aside, for something unread to
@@ -111,7 +111,16 @@ impl Tracker {
             placed.tile,
             placed.placement.rot,
             self.rise(pos)?,
+            self.tile_below(pos),
         ))
+    }
+
+    /// Whether a tile lies where a figure rising into the picture of cell `pos` from below may
+    /// stand.
+    pub(super) fn tile_below(&self, pos: Pos) -> bool {
+        cells_below(pos)
+            .iter()
+            .any(|&p| self.game.board().get(p).is_some())
     }
 
     /// While the open turn has no follower: if its tile now looks different from when it was

@@ -234,7 +234,16 @@ impl Tracker {
         let Some(c) = ranked.iter().find(|c| self.allows(c, pos)) else {
             return Ok(None);
         };
-        let followers = read_followers(&blobs, MARGIN_PX, shift, c.tile, c.rot, self.rise(pos)?);
+        let tile_below = self.tile_below(pos);
+        let followers = read_followers(
+            &blobs,
+            MARGIN_PX,
+            shift,
+            c.tile,
+            c.rot,
+            self.rise(pos)?,
+            tile_below,
+        );
         let back = invert_homography(&to_patch);
         let feet = followers
             .iter()

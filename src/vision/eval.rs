@@ -9,7 +9,7 @@ use super::breakdown::Breakdown;
 use super::dataset::Sample;
 use super::figures::Enrolment;
 use super::locate::{find_start_tile, read_board, table_colours_near};
-use super::meeples::read_followers;
+use super::meeples::{cells_below, read_followers};
 use super::rectify::{cell_patch_margin, quad_patch, Quad, MARGIN_PX};
 use super::terrain::{same_for_the_rules, ColourModel};
 use super::tile::{Candidate, TileRecognizer};
@@ -191,7 +191,10 @@ fn read_tiles(
             recognizer.recognize_located(&patch, MARGIN_PX as usize, &model, Some(&figures))?;
         // Followers, read on the true tile so that this stage is measured on its own.
         let rise = viewpoint.map_or([0.0, 0.0], |v| v.rise_at_cell(cell));
-        let seen = read_followers(&blobs, MARGIN_PX, shift, id, rot, rise);
+        let tile_below = cells_below(cell)
+            .iter()
+            .any(|b| cells.iter().any(|(p, _)| p == b));
+        let seen = read_followers(&blobs, MARGIN_PX, shift, id, rot, rise, tile_below);
         let here: Vec<_> = sample
             .truth
             .meeples

@@ -4,7 +4,7 @@ use super::figures::Blob;
 use super::rectify::{patch_to_tile, INSET, PATCH_PX};
 use super::terrain::label_at;
 use crate::geometry::TileShape;
-use crate::rules::{catalogue, FeatureKind, Port, Rotation, TileId};
+use crate::rules::{catalogue, Dir, FeatureKind, Port, Pos, Rotation, TileId};
 
 /// A follower read off a tile.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -24,8 +24,8 @@ pub struct FollowerRead {
 }
 
 /// A figure going on past the bottom of a patch whose middle is this near (in tile sides) the
-/// tile's south edge rises from the tile below, if figures' tops show towards the top of the
-/// picture there.
+/// tile's south edge rises from the tile below, if there is one and figures' tops show towards
+/// the top of the picture there.
 const FROM_BELOW: f32 = 0.15;
 
 /// Where a standing figure's blob has its middle, as a share of the way from its base to where
@@ -46,9 +46,18 @@ const FAR_FROM_SPOT: f64 = 0.25;
 /// on, for the players to be asked.
 const FARMER_WITHIN: f64 = 0.2;
 
+/// The cells a figure rising into the picture of cell `pos` from below may stand on: south,
+/// south-west and south-east of it.
+pub fn cells_below(pos: Pos) -> [Pos; 3] {
+    let south = pos.step(Dir::S);
+    [south, south.step(Dir::W), south.step(Dir::E)]
+}
+
 /// The followers the figure blobs of a cell show, given the tile read there (type, rotation),
-/// where in the patch it was found (`margin`, `shift`, as cut and searched) and how far, in
-/// tile sides, a standing figure's top shows beyond its base there ([`Viewpoint::rise`]).
+/// where in the patch it was found (`margin`, `shift`, as cut and searched), how far, in
+/// tile sides, a standing figure's top shows beyond its base there ([`Viewpoint::rise`]) and
+/// whether a tile lies on one of its [`cells_below`] (a figure can rise into the picture only
+/// from a tile).
 ///
 /// [`Viewpoint::rise`]: super::viewpoint::Viewpoint::rise
 pub fn read_followers(
@@ -58,6 +67,7 @@ pub fn read_followers(
     tile: TileId,
     rot: Rotation,
     rise: [f64; 2],
+    tile_below: bool,
 ) -> Vec<FollowerRead> {
     let cell = f64::from(PATCH_PX) / (1.0 - 2.0 * INSET);
     let ty = catalogue().tile(tile);
@@ -70,7 +80,8 @@ pub fn read_followers(
             // not this tile's. Where tops show downwards (seen from above or behind), a figure
             // going on past the bottom stands on this tile's south edge.
             let centre = patch_to_tile(b.centroid, margin, shift);
-            let from_below = b.cut_below && centre[1] > 1.0 - FROM_BELOW && rise[1] <= 0.0;
+            let from_below =
+                tile_below && b.cut_below && centre[1] > 1.0 - FROM_BELOW && rise[1] <= 0.0;
             if !(0.0..=1.0).contains(&centre[0]) || !(0.0..=1.0).contains(&centre[1]) || from_below
             {
                 return None;
@@ -139,4 +150,53 @@ pub fn read_followers(
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A red figure lying across the south edge of K turned half round (its city there), seen
+    /// almost straight down: its blob goes on past the bottom of the patch.
+    fn over_the_south_edge() -> Blob {
+        Blob {
+            colour: 0,
+            centroid: [47.4, 68.6],
+            cut_below: true,
+            area: 370,
+        }
+    }
+
+    #[test]
+    fn a_figure_over_the_south_edge_stands_on_this_tile_when_no_tile_lies_below() {
+        let k = catalogue().tile_id("K").unwrap();
+        let read = read_followers(
+            &[over_the_south_edge()],
+            8,
+            [0.0, 0.0],
+            k,
+            Rotation::R180,
+            [-0.05, -0.05],
+            false,
+        );
+        assert_eq!(read.len(), 1, "{read:?}");
+        assert_eq!(read[0].kind, FeatureKind::City);
+        // With a tile below, the same blob may be a figure of that tile rising into the picture.
+        let read = read_followers(
+            &[over_the_south_edge()],
+            8,
+            [0.0, 0.0],
+            k,
+            Rotation::R180,
+            [-0.05, -0.05],
+            true,
+        );
+        assert!(read.is_empty(), "{read:?}");
+    }
+
+    #[test]
+    fn figures_rise_from_below_only_from_the_three_cells_south() {
+        let cells = cells_below(Pos::new(2, -1));
+        assert_eq!(cells, [Pos::new(2, 0), Pos::new(1, 0), Pos::new(3, 0)]);
+    }
 }
