@@ -195,13 +195,15 @@ impl Tracker {
                 continue;
             };
             // A figure on it may hide what tells tiles apart (a road's end, a shield): the tile
-            // glimpsed alone since the last still picture, while hands moved, reads better. A
-            // glimpse showing the cell as now but for the figures had no hand over it: what it
-            // read stands. Otherwise a shield the figure hides may have been missed (under a
-            // hand, or by the reading of the covered tile, which leans on the tiles left): a
-            // doubt about one stays unless the reading is very sure.
+            // glimpsed alone since the last still picture, while hands moved, reads better if
+            // the glimpse shows the cell as now but for the figures (no hand over it then:
+            // a hand held still over the whole cell may read as a city). Otherwise a shield the
+            // figure hides may have been missed (under a hand, or by the reading of the covered
+            // tile, which leans on the tiles left): a doubt about one stays unless the reading
+            // is very sure.
+            let alike = bare_change.is_some_and(|change| change <= GLIMPSE_ALIKE);
             let mut shield_doubt = None;
-            if covered && bare_change.is_none_or(|change| change > GLIMPSE_ALIKE) {
+            if covered && !alike {
                 let legal: Vec<&Candidate> =
                     ranked.iter().filter(|c| self.allows(c, pos)).collect();
                 if let [top, next, ..] = legal[..] {
@@ -212,7 +214,7 @@ impl Tracker {
                     }
                 }
             }
-            if let (Some(bare), Some(_)) = (self.bare.get(&pos), bare_change) {
+            if let Some(bare) = self.bare.get(&pos).filter(|_| alike) {
                 ranked = bare.ranked.clone();
             }
             // A clear reading the rules forbid because of one misread neighbour corrects it.
