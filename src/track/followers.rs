@@ -3,7 +3,7 @@
 use opencv::core::Mat;
 use opencv::prelude::*;
 
-use super::{cell_middle, Event, Tracker, LIGHT_DRIFT};
+use super::{alignments, cell_middle, cell_middle_shifted, Event, Tracker, LIGHT_DRIFT};
 use crate::record::FollowerEntry;
 use crate::rules::{Figure, Pos};
 use crate::vision::figures::Blob;
@@ -141,17 +141,10 @@ impl Tracker {
         let (mask, _) = self.enrolment.find(&patch, &calib.colours, 0.03)?;
         let hidden = crate::sim::effects::grow_mask(&cell_middle(&mask)?, FIGURE_SHADOW_PX)?;
         let now = cell_middle(&patch)?;
-        // The cell may have been cut a few pixels apart then and now (a bumped camera is
-        // followed to a pixel or two): the two looks are compared where they line up best.
-        let side = now.cols();
-        let shifts = (-MARGIN_PX..=MARGIN_PX).step_by(2);
-        for (dx, dy) in std::iter::once((0, 0)).chain(
-            shifts
-                .clone()
-                .flat_map(|dy| shifts.clone().map(move |dx| (dx, dy))),
-        ) {
-            let window = opencv::core::Rect::new(MARGIN_PX + dx, MARGIN_PX + dy, side, side);
-            let then = Mat::roi(before, window)?.try_clone()?;
+        // The cell may have been cut a few pixels apart then and now: the two looks are
+        // compared where they line up best.
+        for shift in alignments() {
+            let then = cell_middle_shifted(before, shift)?;
             if figure_sized_change(&then, &now, &hidden)? < UNSEEN_FIGURE_CHANGE {
                 return Ok(None);
             }

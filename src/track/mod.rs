@@ -850,6 +850,25 @@ fn cell_middle(patch: &Mat) -> opencv::Result<Mat> {
     .try_clone()
 }
 
+/// The ways a cell's middle may line up with another cut of the cell a few pixels off (a tile
+/// held above its cell before it was dropped, a bumped camera followed to a pixel or two): as
+/// cut first, then every shift (x, y) within [`MARGIN_PX`], two pixels apart.
+fn alignments() -> impl Iterator<Item = (i32, i32)> {
+    let shifts = (-MARGIN_PX..=MARGIN_PX).step_by(2);
+    std::iter::once((0, 0)).chain(
+        shifts
+            .clone()
+            .flat_map(move |dy| shifts.clone().map(move |dx| (dx, dy))),
+    )
+}
+
+/// The middle of a cell's patch (cut with [`MARGIN_PX`] around it), moved by `shift` pixels.
+fn cell_middle_shifted(patch: &Mat, (dx, dy): (i32, i32)) -> opencv::Result<Mat> {
+    let side = patch.cols() - 2 * MARGIN_PX;
+    let window = opencv::core::Rect::new(MARGIN_PX + dx, MARGIN_PX + dy, side, side);
+    Mat::roi(patch, window)?.try_clone()
+}
+
 /// Share of pixels whose colour changed (summed over channels) by more than 45 between two
 /// looks, once a little change of light is evened out (`now` scaled towards `before`'s mean
 /// brightness by at most [`LIGHT_DRIFT`]: the room getting darker is not a new tile, a bright

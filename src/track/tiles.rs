@@ -4,7 +4,10 @@
 use opencv::core::Mat;
 
 use super::revise::KEPT;
-use super::{cell_middle, changed_share, texture_changed, Event, Tracker, NEW_TILE_CHANGE};
+use super::{
+    alignments, cell_middle, cell_middle_shifted, changed_share, changed_share_outside,
+    texture_changed, Event, Tracker, NEW_TILE_CHANGE,
+};
 use crate::record::TurnEntry;
 use crate::rules::{catalogue, Attr, Dir, Placement, Pos, Rotation};
 use crate::vision::locate::{inside, looks_empty, predict, MIN_FIT};
@@ -74,10 +77,22 @@ const WHOLLY_CHANGED: f64 = 0.8;
 const WHOLLY_CHANGED_MIN_FIT: f64 = -0.9;
 
 /// Share of a cell's pixels that changed between a glimpse of it (`before`) and its patch
-/// `now`, leaving out the figures of `now`'s figure `mask` and their shadows.
+/// `now` (both cut with [`MARGIN_PX`] around the cell), leaving out the figures of `now`'s
+/// figure `mask` and their shadows, where the two line up best (the glimpse may have caught
+/// the tile held a little above its cell): stops at the first alignment showing the cell
+/// alike.
 fn changed_but_figures(before: &Mat, now: &Mat, mask: &Mat) -> opencv::Result<f64> {
-    let hidden = crate::sim::effects::grow_mask(mask, SHADOW_PX)?;
-    super::changed_share_outside(before, now, Some(&hidden))
+    let hidden = cell_middle(&crate::sim::effects::grow_mask(mask, SHADOW_PX)?)?;
+    let now = cell_middle(now)?;
+    let mut least = f64::MAX;
+    for shift in alignments() {
+        let then = cell_middle_shifted(before, shift)?;
+        least = least.min(changed_share_outside(&then, &now, Some(&hidden))?);
+        if least <= GLIMPSE_ALIKE {
+            break;
+        }
+    }
+    Ok(least)
 }
 
 /// A tile read in a cell.
@@ -543,10 +558,15 @@ mod tests {
 
     /// An 80-pixel cell patch: green field with a grey road across.
     fn cell() -> Mat {
+        cell_with_road_at(34)
+    }
+
+    /// An 80-pixel cell patch: green field with a grey road across, its top `y` pixels down.
+    fn cell_with_road_at(y: i32) -> Mat {
         let mut patch =
             Mat::new_rows_cols_with_default(80, 80, CV_8UC3, Scalar::new(60.0, 150.0, 80.0, 0.0))
                 .unwrap();
-        let road = Rect::new(0, 34, 80, 12);
+        let road = Rect::new(0, y, 80, 12);
         rectangle(&mut patch, road, Scalar::all(200.0), FILLED, LINE_8, 0).unwrap();
         patch
     }
@@ -561,6 +581,17 @@ mod tests {
     #[test]
     fn a_glimpse_differing_only_under_the_figure_shows_the_cell_alike() {
         let glimpse = cell();
+        let mut now = cell();
+        let mut mask = Mat::new_rows_cols_with_default(80, 80, CV_8UC1, Scalar::all(0.0)).unwrap();
+        figure_on(&mut now, &mut mask);
+        let change = changed_but_figures(&glimpse, &now, &mask).unwrap();
+        assert!(change <= GLIMPSE_ALIKE, "{change}");
+    }
+
+    #[test]
+    fn a_glimpse_of_the_tile_held_a_little_above_its_cell_shows_it_alike() {
+        // Glimpsed held over the cell before it was dropped: the road 6 pixels higher.
+        let glimpse = cell_with_road_at(28);
         let mut now = cell();
         let mut mask = Mat::new_rows_cols_with_default(80, 80, CV_8UC1, Scalar::all(0.0)).unwrap();
         figure_on(&mut now, &mut mask);
