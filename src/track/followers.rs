@@ -5,7 +5,7 @@ use opencv::prelude::*;
 
 use super::{alignments, cell_middle, cell_middle_shifted, Event, Tracker, LIGHT_DRIFT};
 use crate::record::FollowerEntry;
-use crate::rules::{Figure, Pos};
+use crate::rules::{Figure, Port, Pos};
 use crate::vision::figures::Blob;
 use crate::vision::meeples::{cells_below, read_followers, FollowerRead};
 use crate::vision::rectify::{quad_patch, Quad, MARGIN_PX};
@@ -177,21 +177,26 @@ impl Tracker {
                 .feature_at(pos, port)
                 .is_some_and(|f| f.is_closed())
         };
-        let mine = reads.iter().find(|f| {
-            f.colour == seat
-                && spots
-                    .iter()
-                    .any(|s| s.ports.contains(f.port) && s.figures.contains(Figure::Normal))
-                && (!completed_only || completed(f.port))
+        let placeable = |p: Port| {
+            spots
+                .iter()
+                .any(|s| s.ports.contains(p) && s.figures.contains(Figure::Normal))
+                && (!completed_only || completed(p))
+        };
+        let free = |p: Port| spots.iter().any(|s| s.ports.contains(p));
+        // A figure about as near two features, one of them taken: it stands on the other.
+        let mine = reads.iter().filter(|f| f.colour == seat).find_map(|f| {
+            if placeable(f.port) {
+                Some((f.port, f.kind, f.doubt.filter(|&p| free(p))))
+            } else {
+                f.doubt.filter(|&p| placeable(p)).map(|p| (p, f.kind, None))
+            }
         });
-        let Some(f) = mine else {
+        let Some((at, kind, doubt)) = mine else {
             return Ok(None);
         };
-        let (kind, doubt) = (f.kind, f.doubt);
-        let free = |p| spots.iter().any(|s| s.ports.contains(p));
-        let doubt = doubt.filter(|&p| free(p));
-        self.game.deploy(f.port, Figure::Normal)?;
-        let port = f.port.name().to_string();
+        self.game.deploy(at, Figure::Normal)?;
+        let port = at.name().to_string();
         if let Some(open) = &mut self.open {
             open.follower = Some(FollowerEntry {
                 port: port.clone(),
@@ -257,3 +262,59 @@ fn figure_sized_change(before: &Mat, now: &Mat, hidden: &Mat) -> opencv::Result<
 
 /// Width (pixels of a cell patch) of changes too thin to be a figure.
 const THIN_PX: i32 = 5;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::TurnEntry;
+    use crate::rules::FeatureKind;
+
+    /// Ann's farmer lies in the field south of the start tile, on E (its city south); Bob laid
+    /// a straight road east of the start tile; Ann has just laid E west of her farmer's tile,
+    /// its city west and its field joined to her farmer's.
+    fn ann_beside_her_farmer() -> Tracker {
+        let farmer = TurnEntry {
+            follower: Some(FollowerEntry {
+                port: "NL".into(),
+                figure: Figure::Normal,
+            }),
+            ..TurnEntry::laid("E", Pos::new(0, 1), 180)
+        };
+        super::super::after_turns(vec![
+            farmer,
+            TurnEntry::laid("U", Pos::new(1, 0), 0),
+            TurnEntry::laid("E", Pos::new(-1, 1), 270),
+        ])
+    }
+
+    fn ann_s(port: &str, kind: FeatureKind, doubt: Option<&str>) -> FollowerRead {
+        FollowerRead {
+            colour: 0,
+            port: port.parse().unwrap(),
+            kind,
+            lying: kind == FeatureKind::Field,
+            foot: [40.0, 40.0],
+            doubt: doubt.map(|d| d.parse().unwrap()),
+        }
+    }
+
+    #[test]
+    fn a_figure_about_as_near_a_taken_field_as_a_free_city_stands_on_the_city() {
+        let mut tracker = ann_beside_her_farmer();
+        let read = ann_s("ER", FeatureKind::Field, Some("W"));
+        assert_eq!(
+            tracker.deploy_mine(&[read], false).unwrap(),
+            Some(Event::Follower { port: "W".into() })
+        );
+        // The rules leave only the city: nothing to ask.
+        assert!(tracker.questions().is_empty(), "{:?}", tracker.questions());
+        assert_eq!(tracker.turns()[2].follower.as_ref().unwrap().port, "W");
+    }
+
+    #[test]
+    fn a_figure_on_a_taken_field_near_no_free_feature_is_not_committed() {
+        let mut tracker = ann_beside_her_farmer();
+        let read = ann_s("ER", FeatureKind::Field, None);
+        assert_eq!(tracker.deploy_mine(&[read], false).unwrap(), None);
+    }
+}

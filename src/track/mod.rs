@@ -975,6 +975,13 @@ fn plausible_tile(q: &Quad, frame: &Mat) -> bool {
 /// her turn still open.
 #[cfg(test)]
 fn after_ann_lays(tile: &str, pos: Pos, rot: u16) -> Tracker {
+    after_turns(vec![TurnEntry::laid(tile, pos, rot)])
+}
+
+/// A tracker for Ann and Bob (red, blue) after `turns`, taken in turn from Ann on, the last
+/// still open.
+#[cfg(test)]
+fn after_turns(turns: Vec<TurnEntry>) -> Tracker {
     let players = ["Ann", "Bob"]
         .iter()
         .zip(crate::rules::Colour::ALL)
@@ -984,10 +991,14 @@ fn after_ann_lays(tile: &str, pos: Pos, rot: u16) -> Tracker {
         })
         .collect();
     let mut tracker = Tracker::new(players, None).unwrap();
-    let entry = TurnEntry {
-        player: Some("Ann".into()),
-        ..TurnEntry::laid(tile, pos, rot)
-    };
-    tracker.restore(vec![entry]).unwrap();
+    let turns = turns
+        .into_iter()
+        .zip(["Ann", "Bob"].iter().cycle())
+        .map(|(t, &who)| TurnEntry {
+            player: Some(who.into()),
+            ..t
+        })
+        .collect();
+    tracker.restore(turns).unwrap();
     tracker
 }
