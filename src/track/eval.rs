@@ -141,13 +141,17 @@ pub fn evaluate_tracking(games: usize, turns: usize, seed: u64) -> anyhow::Resul
     evaluate_games(0..games, turns, seed, &mut |_, _, _| Ok(()))
 }
 
+/// Watches a game being tracked: each frame with its index and the events the tracker
+/// reported on it.
+pub type Watch<'a> = dyn FnMut(usize, &CameraFrame, &[super::Event]) -> anyhow::Result<()> + 'a;
+
 /// [`evaluate_tracking`] for the games numbered `which` of `seed` only, with every frame handed
 /// to `watch` with its index and the events the tracker reported on it (to follow one game).
 pub fn evaluate_games(
     which: impl IntoIterator<Item = usize>,
     turns: usize,
     seed: u64,
-    watch: &mut dyn FnMut(usize, &CameraFrame, &[super::Event]) -> anyhow::Result<()>,
+    watch: &mut Watch,
 ) -> anyhow::Result<TrackReport> {
     let mut report = TrackReport::default();
     let (mut frames, mut busy) = (0usize, 0.0f64);
