@@ -46,6 +46,17 @@ const FAR_FROM_SPOT: f64 = 0.25;
 /// on, for the players to be asked.
 const FARMER_WITHIN: f64 = 0.2;
 
+/// Where (patch pixels) a figure standing where its blob `b` shows has its foot, given how far
+/// (tile sides) a standing figure's top shows beyond its base there: a blob reaches from its
+/// base to where its top shows, so its base lies some of that throw back from its middle.
+pub fn standing_foot(b: &Blob, rise: [f64; 2]) -> [f64; 2] {
+    let cell = f64::from(PATCH_PX) / (1.0 - 2.0 * INSET);
+    [
+        b.centroid[0] - rise[0] * cell * MIDDLE_OF_THROW,
+        b.centroid[1] - rise[1] * cell * MIDDLE_OF_THROW,
+    ]
+}
+
 /// The cells a figure rising into the picture of cell `pos` from below may stand on: south,
 /// south-west and south-east of it.
 pub fn cells_below(pos: Pos) -> [Pos; 3] {
@@ -69,7 +80,6 @@ pub fn read_followers(
     rise: [f64; 2],
     tile_below: bool,
 ) -> Vec<FollowerRead> {
-    let cell = f64::from(PATCH_PX) / (1.0 - 2.0 * INSET);
     let ty = catalogue().tile(tile);
     let labels = &TileShape::of(tile).labels;
     blobs
@@ -90,12 +100,7 @@ pub fn read_followers(
             // near the middle of a feature; a foot on a border is ambiguous by colour alone).
             // A farmer lies on its field, so its middle is where it is; any other figure
             // stands, and rises from its foot towards the top of the picture.
-            // A standing figure's blob reaches from its base to where its top shows: its base
-            // lies some of that throw back from the blob's middle.
-            let foot_px = [
-                b.centroid[0] - rise[0] * cell * MIDDLE_OF_THROW,
-                b.centroid[1] - rise[1] * cell * MIDDLE_OF_THROW,
-            ];
+            let foot_px = standing_foot(b, rise);
             let foot = patch_to_tile(foot_px, margin, shift);
             let shape = TileShape::of(tile);
             let on_foot = usize::from(label_at(labels, foot, rot));
