@@ -7,7 +7,7 @@ use super::{alignments, cell_middle, cell_middle_shifted, Event, Tracker, LIGHT_
 use crate::record::FollowerEntry;
 use crate::rules::{Figure, Port, Pos};
 use crate::vision::figures::Blob;
-use crate::vision::meeples::{cells_below, read_followers, FollowerRead};
+use crate::vision::meeples::{cells_below, read_followers, well_inside, FollowerRead};
 use crate::vision::rectify::{quad_patch, Quad, MARGIN_PX};
 
 /// Share of a tile's pixels that must have changed, figures aside, for something unread to
@@ -184,12 +184,15 @@ impl Tracker {
                 && (!completed_only || completed(p))
         };
         let free = |p: Port| spots.iter().any(|s| s.ports.contains(p));
-        // A figure about as near two features, one of them taken: it stands on the other.
+        // A figure about as near two features, one of them taken, stands on the other (unless
+        // it stands at the tile's edge: it may be a neighbour's, on the feature taken there).
         let mine = reads.iter().filter(|f| f.colour == seat).find_map(|f| {
             if placeable(f.port) {
                 Some((f.port, f.kind, f.doubt.filter(|&p| free(p))))
             } else {
-                f.doubt.filter(|&p| placeable(p)).map(|p| (p, f.kind, None))
+                f.doubt
+                    .filter(|&p| placeable(p) && well_inside(f.at))
+                    .map(|p| (p, f.kind, None))
             }
         });
         let Some((at, kind, doubt)) = mine else {
@@ -287,13 +290,16 @@ mod tests {
         ])
     }
 
-    fn ann_s(port: &str, kind: FeatureKind, doubt: Option<&str>) -> FollowerRead {
+    /// Ann's figure read standing at `at` (tile sides) on the feature at `port`, about as near
+    /// the one at `doubt`.
+    fn ann_s(port: &str, kind: FeatureKind, doubt: Option<&str>, at: [f32; 2]) -> FollowerRead {
         FollowerRead {
             colour: 0,
             port: port.parse().unwrap(),
             kind,
             lying: kind == FeatureKind::Field,
             foot: [40.0, 40.0],
+            at,
             doubt: doubt.map(|d| d.parse().unwrap()),
         }
     }
@@ -301,7 +307,7 @@ mod tests {
     #[test]
     fn a_figure_about_as_near_a_taken_field_as_a_free_city_stands_on_the_city() {
         let mut tracker = ann_beside_her_farmer();
-        let read = ann_s("ER", FeatureKind::Field, Some("W"));
+        let read = ann_s("ER", FeatureKind::Field, Some("W"), [0.4, 0.5]);
         assert_eq!(
             tracker.deploy_mine(&[read], false).unwrap(),
             Some(Event::Follower { port: "W".into() })
@@ -312,9 +318,18 @@ mod tests {
     }
 
     #[test]
+    fn a_figure_at_the_edge_by_a_taken_field_may_be_a_neighbour_s_and_is_not_committed() {
+        // Seed 5300 game 12: the player's own follower on the tile east, reaching over the
+        // edge, read on the taken field there, about as near a free road.
+        let mut tracker = ann_beside_her_farmer();
+        let read = ann_s("ER", FeatureKind::Field, Some("W"), [0.97, 0.5]);
+        assert_eq!(tracker.deploy_mine(&[read], false).unwrap(), None);
+    }
+
+    #[test]
     fn a_figure_on_a_taken_field_near_no_free_feature_is_not_committed() {
         let mut tracker = ann_beside_her_farmer();
-        let read = ann_s("ER", FeatureKind::Field, None);
+        let read = ann_s("ER", FeatureKind::Field, None, [0.4, 0.5]);
         assert_eq!(tracker.deploy_mine(&[read], false).unwrap(), None);
     }
 }

@@ -9,22 +9,20 @@ use crate::rules::{Figure, FollowerSpot, Pos, Rotation, TileId};
 use crate::sim::camera::{apply_homography, invert_homography};
 use crate::vision::figures::Blob;
 use crate::vision::locate::{inside, MIN_FIT};
-use crate::vision::meeples::{read_followers, standing_foot, FollowerRead};
+use crate::vision::meeples::{read_followers, standing_foot, well_inside, FollowerRead};
 use crate::vision::rectify::{patch_to_tile, quad_patch, Quad, MARGIN_PX};
 use crate::vision::terrain::{same_for_the_rules, ColourModel};
 use crate::vision::tile::Candidate;
-
-/// How far (tile sides) into a cell the foot of a figure standing on a neighbour may seem to
-/// be (a figure on a road's end stands further in).
-const NEIGHBOURS_REACH: f32 = 0.05;
 
 /// Whether a figure blob of a cell's patch (cut with [`MARGIN_PX`] around it), standing with
 /// its top thrown `rise` tile sides beyond its foot, has its foot well inside the cell, beyond
 /// the reach of the neighbours' figures.
 fn stands_inside(blob: &Blob, rise: [f64; 2]) -> bool {
-    let foot = patch_to_tile(standing_foot(blob, rise), MARGIN_PX, [0.0, 0.0]);
-    foot.iter()
-        .all(|&v| (NEIGHBOURS_REACH..=1.0 - NEIGHBOURS_REACH).contains(&v))
+    well_inside(patch_to_tile(
+        standing_foot(blob, rise),
+        MARGIN_PX,
+        [0.0, 0.0],
+    ))
 }
 
 /// A glimpsed tile's likeliest legal reading less likely than this leaves the picture
@@ -449,6 +447,7 @@ mod tests {
             kind: FeatureKind::City,
             lying: false,
             foot: [0.0, 0.0],
+            at: [0.5, 0.9],
             doubt: None,
         };
         let sightings = glimpsed_as

@@ -19,6 +19,8 @@ pub struct FollowerRead {
     pub lying: bool,
     /// Where its foot is in the patch (pixels).
     pub foot: [f64; 2],
+    /// Where its foot is on the tile (tile sides east and south of its north-west corner).
+    pub at: [f32; 2],
     /// A port of another feature the figure is almost as near: where it stands is unsure.
     pub doubt: Option<Port>,
 }
@@ -45,6 +47,17 @@ const FAR_FROM_SPOT: f64 = 0.25;
 /// How much farther (tile sides) a field's spot may be than the feature such a figure was read
 /// on, for the players to be asked.
 const FARMER_WITHIN: f64 = 0.2;
+
+/// How far (tile sides) into a cell the foot of a figure standing on a neighbour may seem to
+/// be (a figure on a road's end stands further in).
+pub const NEIGHBOURS_REACH: f32 = 0.05;
+
+/// Whether a point of a tile (tile sides from its north-west corner) lies beyond the reach of
+/// the neighbours' figures.
+pub fn well_inside(at: [f32; 2]) -> bool {
+    at.iter()
+        .all(|&v| (NEIGHBOURS_REACH..=1.0 - NEIGHBOURS_REACH).contains(&v))
+}
 
 /// Where (patch pixels) a figure standing where its blob `b` shows has its foot, given how far
 /// (tile sides) a standing figure's top shows beyond its base there: a blob reaches from its
@@ -151,6 +164,7 @@ pub fn read_followers(
                 kind: feature.kind,
                 lying: feature.kind == FeatureKind::Field,
                 foot: foot_px,
+                at: foot,
                 doubt,
             })
         })
