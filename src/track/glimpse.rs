@@ -206,8 +206,12 @@ impl Tracker {
         }
         let (mask, blobs) = self.enrolment.find(&patch, &calib.colours, 0.03)?;
         // Figures in the margin or on the cell's edge stand on the neighbours: the tile itself
-        // is bare.
-        let rise = self.rise(pos)?;
+        // is bare. (The viewpoint is fitted only where there are figures.)
+        let rise = if blobs.is_empty() {
+            [0.0, 0.0]
+        } else {
+            self.rise(pos)?
+        };
         if !blobs.iter().any(|b| stands_inside(b, rise)) {
             if !still
                 || self
@@ -249,15 +253,7 @@ impl Tracker {
             return Ok(None);
         };
         let tile_below = self.tile_below(pos);
-        let followers = read_followers(
-            &blobs,
-            MARGIN_PX,
-            shift,
-            c.tile,
-            c.rot,
-            self.rise(pos)?,
-            tile_below,
-        );
+        let followers = read_followers(&blobs, MARGIN_PX, shift, c.tile, c.rot, rise, tile_below);
         let back = invert_homography(&to_patch);
         let feet = followers
             .iter()

@@ -842,12 +842,7 @@ fn is_motion(diff: &Mat) -> opencv::Result<bool> {
 
 /// The middle of a cell patch (without its margin).
 fn cell_middle(patch: &Mat) -> opencv::Result<Mat> {
-    let side = patch.cols() - 2 * MARGIN_PX;
-    Mat::roi(
-        patch,
-        opencv::core::Rect::new(MARGIN_PX, MARGIN_PX, side, side),
-    )?
-    .try_clone()
+    cell_middle_shifted(patch, (0, 0))
 }
 
 /// The ways a cell's middle may line up with another cut of the cell a few pixels off (a tile
