@@ -29,12 +29,13 @@ use crate::sim::figures::colour_bgr;
 use crate::vision::calibration::Calibration;
 use crate::vision::figures::Enrolment;
 use crate::vision::locate::{
-    find_start_tile, predict, predict_fitted, table_colours_near, table_like,
+    find_start_tile, predict, predict_fitted, predict_in_perspective, table_colours_near,
+    table_like,
 };
 use crate::vision::rectify::{quad_patch, Quad, MARGIN_PX};
 use crate::vision::terrain::ColourModel;
 use crate::vision::tile::TileRecognizer;
-use crate::vision::viewpoint::Viewpoint;
+use crate::vision::viewpoint::{Pose, Viewpoint, NOMINAL_HFOV_DEG};
 
 /// Width of the picture motion is measured on.
 const MOTION_WIDTH: i32 = 160;
@@ -53,6 +54,11 @@ const CAMERA_MOVE_CHANGE: f64 = 0.02;
 /// How many times fewer pixels must differ once the picture is moved back by the measured
 /// shift for the move to be the camera's.
 const LINED_UP: f64 = 1.3;
+/// How far (degrees) the start tile must show the camera tilted for cells to be predicted in
+/// perspective: a tile located a few pixels off shows a camera straight overhead tilted up to
+/// some 25° (seed 7300 game 18), and a perspective that is not there shrinks far cells.
+const PERSPECTIVE_MIN_TILT_DEG: f64 = 30.0;
+
 /// Share of a cell's middle that must change between quiet pictures for a new tile there.
 const NEW_TILE_CHANGE: f64 = 0.3;
 /// How many times a cell's texture must grow or shrink for a tile as much like the table as
@@ -485,13 +491,25 @@ impl Tracker {
         Ok(())
     }
 
-    /// Where `pos` should lie, from a grid fitted to the tiles seen around it (so one tile
-    /// read a little off does not push its neighbours off), or from its neighbours alone.
+    /// Where `pos` should lie: as the camera sees the table in perspective, moved with the
+    /// tiles laid around it; in a view from nearly straight above, from a grid fitted to the
+    /// tiles seen around it (so one tile read a little off does not push its neighbours off),
+    /// or from its neighbours alone.
     fn predicted(&self, pos: Pos) -> Option<Quad> {
-        predict_fitted(&self.quads, pos)
+        self.pose()
+            .and_then(|pose| predict_in_perspective(&self.quads, pos, &pose))
+            .or_else(|| predict_fitted(&self.quads, pos).ok().flatten())
+            .or_else(|| predict(&self.quads, pos))
+    }
+
+    /// The camera's pose as the start tile's cell shows it (a webcam's usual lens taken).
+    fn pose(&self) -> Option<Pose> {
+        let calib = self.calibration.as_ref()?;
+        let start = self.quads.get(&Pos::new(0, 0))?;
+        Pose::from_foreshortening(Pos::new(0, 0), start, calib.size, NOMINAL_HFOV_DEG)
             .ok()
             .flatten()
-            .or_else(|| predict(&self.quads, pos))
+            .filter(|p| p.tilt_deg() >= PERSPECTIVE_MIN_TILT_DEG)
     }
 
     /// How far (tile sides) a standing figure's top shows beyond its base in cell `pos`, as

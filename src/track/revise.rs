@@ -2,8 +2,12 @@
 //! the rules forbid only because of one neighbour, and that neighbour had a reading nearly as
 //! likely that fits both, the neighbour was misread (a figure standing on a road's end, say).
 
+use opencv::core::Mat;
+
 use super::{Event, Tracker};
-use crate::rules::{catalogue, Dir, Pos, TileId};
+use crate::record::FollowerEntry;
+use crate::rules::{catalogue, Dir, Port, Pos};
+use crate::vision::rectify::{quad_patch, MARGIN_PX};
 use crate::vision::tile::Candidate;
 
 /// How likely a new tile's reading must be to correct a neighbour.
@@ -17,8 +21,22 @@ pub(super) const KEPT: usize = 8;
 impl Tracker {
     /// Corrects the one neighbour that keeps reading `c` out of cell `pos`, if a reading of it
     /// that was plausible when it was read fits `c` and all its other neighbours, and the game
-    /// replays with it. Returns the corrected tile's event.
-    pub(super) fn revise_neighbour(&mut self, pos: Pos, c: &Candidate) -> Option<Event> {
+    /// replays with it (its follower read again in `frame`, see [`Tracker::rewrite`]).
+    /// Returns the corrected tile's events.
+    pub(super) fn revise_neighbour(
+        &mut self,
+        pos: Pos,
+        c: &Candidate,
+        frame: &Mat,
+    ) -> anyhow::Result<Vec<Event>> {
+        Ok(match self.correction(pos, c) {
+            Some((index, alternative)) => self.rewrite(index, alternative, frame)?,
+            None => Vec::new(),
+        })
+    }
+
+    /// The turn whose tile keeps reading `c` out of cell `pos`, and what it should read.
+    fn correction(&self, pos: Pos, c: &Candidate) -> Option<(usize, Candidate)> {
         if c.probability < SURE || self.game.remaining(c.tile) == 0 {
             return None;
         }
@@ -56,23 +74,94 @@ impl Tracker {
             .filter(|a| (a.tile, a.rot) != (placed.tile, placed.placement.rot))
             .find(|a| fits(a))
             .copied()?;
-        self.rewrite(index, alternative.tile, alternative)
+        Some((index, alternative))
     }
 
-    /// Replaces the tile of turn `index` by `tile` turned as `reading` says, keeping its
-    /// follower (refused if the follower's feature is gone or the game does not replay).
-    fn rewrite(&mut self, index: usize, tile: TileId, reading: Candidate) -> Option<Event> {
+    /// Replaces the tile of turn `index` by `reading` (nothing changes if the game does not
+    /// replay). Its follower stood where its figure stands, not on the feature the old reading
+    /// had there: it is read again in `frame` on the new tile; where the picture no longer
+    /// shows it, it keeps its port if the game replays so, and the players are asked.
+    fn rewrite(
+        &mut self,
+        index: usize,
+        reading: Candidate,
+        frame: &Mat,
+    ) -> anyhow::Result<Vec<Event>> {
         let mut turns = self.turns();
-        let entry = turns.get_mut(index)?;
-        entry.tile = catalogue().tile(tile).name.clone();
+        let Some(entry) = turns.get_mut(index) else {
+            return Ok(Vec::new());
+        };
+        entry.tile = catalogue().tile(reading.tile).name.clone();
         entry.rot = Some(reading.rot.degrees());
-        let (at, name) = (entry.at?, entry.tile.clone());
-        self.rebuild(turns).ok()?;
-        Some(Event::Tile {
+        let before = entry.follower.take();
+        let seat = entry
+            .player
+            .as_deref()
+            .and_then(|p| self.players.iter().position(|q| q.name == p));
+        let (Some(at), name) = (entry.at, entry.tile.clone()) else {
+            return Ok(Vec::new());
+        };
+        let undone = self.turns();
+        if self.rebuild(turns.clone()).is_err() {
+            return Ok(Vec::new());
+        }
+        let mut events = vec![Event::Tile {
             pos: at,
             tile: name,
             rot: reading.rot.degrees(),
-        })
+        }];
+        let Some(before) = before else {
+            return Ok(events);
+        };
+        let mut with_port = |port: String| {
+            turns[index].follower = Some(FollowerEntry {
+                port,
+                figure: before.figure,
+            });
+            turns.clone()
+        };
+        if let Some(port) = self.figure_seen(frame, at, seat)? {
+            if self.rebuild(with_port(port.name().to_string())).is_ok() {
+                events.push(Event::Follower {
+                    port: port.name().to_string(),
+                });
+                return Ok(events);
+            }
+        }
+        if self.rebuild(with_port(before.port.clone())).is_err() {
+            // The follower fits the new tile nowhere it could be: the old reading stays.
+            self.rebuild(undone)?;
+            return Ok(Vec::new());
+        }
+        let owner = seat.map_or("?", |s| self.players[s].name.as_str());
+        let q = format!(
+            "the tile at ({}, {}) was read again: does {owner}'s follower there stand on {}?",
+            at.x, at.y, before.port
+        );
+        self.ask(q.clone());
+        events.push(Event::Question(q));
+        Ok(events)
+    }
+
+    /// The port under the figure of the player in `seat` on the tile at `pos`, as `frame`
+    /// shows it.
+    fn figure_seen(
+        &self,
+        frame: &Mat,
+        pos: Pos,
+        seat: Option<usize>,
+    ) -> anyhow::Result<Option<Port>> {
+        let (Some(quad), Some(calib), Some(seat)) = (self.quads.get(&pos), &self.calibration, seat)
+        else {
+            return Ok(None);
+        };
+        let (patch, _) = quad_patch(frame, quad, MARGIN_PX)?;
+        let (_, blobs) = self.enrolment.find(&patch, &calib.colours, 0.03)?;
+        Ok(self
+            .followers_on(pos, &blobs)?
+            .into_iter()
+            .find(|f| f.colour == seat)
+            .map(|f| f.port))
     }
 }
 
@@ -112,14 +201,16 @@ mod tests {
         let above = Pos::new(0, -2);
         // H turned 90°: cities west and east, field south — L's north road forbids it.
         assert!(!tracker.allows(&h_turned_90(1.0), above));
-        let event = tracker.revise_neighbour(above, &h_turned_90(1.0));
+        let events = tracker
+            .revise_neighbour(above, &h_turned_90(1.0), &Mat::default())
+            .unwrap();
         assert_eq!(
-            event,
-            Some(Event::Tile {
+            events,
+            vec![Event::Tile {
                 pos: Pos::new(0, -1),
                 tile: "D".into(),
                 rot: 180
-            })
+            }]
         );
         let d = catalogue().tile_id("D").unwrap();
         assert_eq!(tracker.game().board().get(Pos::new(0, -1)).unwrap().tile, d);
@@ -130,10 +221,10 @@ mod tests {
     #[test]
     fn an_unsure_reading_corrects_nothing() {
         let mut tracker = tracker_with_l_above_start();
-        assert_eq!(
-            tracker.revise_neighbour(Pos::new(0, -2), &h_turned_90(0.6)),
-            None
-        );
+        let events = tracker
+            .revise_neighbour(Pos::new(0, -2), &h_turned_90(0.6), &Mat::default())
+            .unwrap();
+        assert!(events.is_empty());
         assert_eq!(tracker.turns()[0].tile, "L");
     }
 
@@ -145,10 +236,33 @@ mod tests {
             .get_mut(&Pos::new(0, -1))
             .unwrap()
             .truncate(1);
-        assert_eq!(
-            tracker.revise_neighbour(Pos::new(0, -2), &h_turned_90(1.0)),
-            None
-        );
+        let events = tracker
+            .revise_neighbour(Pos::new(0, -2), &h_turned_90(1.0), &Mat::default())
+            .unwrap();
+        assert!(events.is_empty());
         assert_eq!(tracker.turns()[0].tile, "L");
+    }
+
+    #[test]
+    fn a_corrected_tile_s_follower_not_seen_again_keeps_its_port_and_the_players_are_asked() {
+        // Seed 900 game 14 of eval track: R read where F lay, its follower read on R's city
+        // (E) where it stood on F's field. Here no picture shows the figure again.
+        let mut tracker = tracker_with_l_above_start();
+        let mut turns = tracker.turns();
+        turns[0].follower = Some(FollowerEntry {
+            port: "S".into(),
+            figure: crate::rules::Figure::Normal,
+        });
+        tracker.rebuild(turns).unwrap();
+        let events = tracker
+            .revise_neighbour(Pos::new(0, -2), &h_turned_90(1.0), &Mat::default())
+            .unwrap();
+        assert!(
+            matches!(&events[..], [Event::Tile { .. }, Event::Question(q)] if q.contains("(0, -1)")),
+            "{events:?}"
+        );
+        assert_eq!(tracker.turns()[0].tile, "D");
+        assert_eq!(tracker.turns()[0].follower.as_ref().unwrap().port, "S");
+        assert_eq!(tracker.questions().len(), 1);
     }
 }

@@ -35,6 +35,24 @@ const NEARLY_AS_GOOD_FIT: f64 = 0.004;
 /// tile: the cell is cut again around it.
 const UNEXPLAINED: f64 = 1e-3;
 
+/// How many times a cell is cut again around a tile found at the edge of the shift search.
+const FOLLOW_SHIFTS: usize = 2;
+/// How many cuts whose tile was found at the edge of the shift search are followed.
+const FOLLOWED_CUTS: usize = 2;
+
+/// The sides of a cut towards which `shift` (patch pixels) reaches the edge of the search.
+fn search_edges(shift: [f64; 2]) -> impl Iterator<Item = Dir> {
+    let reach = f64::from(MARGIN_PX) - 1.0;
+    [
+        (shift[1] <= -reach, Dir::N),
+        (shift[0] >= reach, Dir::E),
+        (shift[1] >= reach, Dir::S),
+        (shift[0] <= -reach, Dir::W),
+    ]
+    .into_iter()
+    .filter_map(|(edge, d)| edge.then_some(d))
+}
+
 /// How far apart (pixels, the most of any corner) two cuts of a cell must be to be read both.
 const APART_PX: f64 = 2.0;
 
@@ -109,6 +127,13 @@ struct Reading {
     /// The likeliest legal reading of another cut of the cell that fits nearly as well and
     /// tells a different tile.
     rival: Option<Candidate>,
+}
+
+impl Reading {
+    /// Where in the picture the tile was found.
+    fn located(&self) -> Quad {
+        shifted_quad(&self.to_patch, MARGIN_PX, self.shift)
+    }
 }
 
 /// `quad` moved by `offset` (in tiles, along its own sides).
@@ -235,7 +260,7 @@ impl Tracker {
             }
             // A clear reading the rules forbid because of one misread neighbour corrects it.
             if let Some(top) = ranked.first().filter(|top| !self.allows(top, pos)) {
-                revised.extend(self.revise_neighbour(pos, top));
+                revised.extend(self.revise_neighbour(pos, top, frame)?);
             }
             // The likeliest reading the rules allow at this cell.
             let legal = ranked.iter().find(|c| self.allows(c, pos));
@@ -381,7 +406,8 @@ impl Tracker {
     /// its neighbours lies further off than the recogniser searches, so when nothing fits (or
     /// nothing the rules allow there: the one tile the cut fits is used up), the cell is cut
     /// again a little off towards each empty neighbour (never towards a laid tile:
-    /// a figure standing there would read as a tile).
+    /// a figure standing there would read as a tile); and a tile found at the edge of the
+    /// recogniser's search, away from laid tiles, is looked for again around where it was found.
     fn read_cell(
         &self,
         frame: &Mat,
@@ -414,34 +440,20 @@ impl Tracker {
             .chain(along)
             .chain(away);
         let mut cut = Some(cut);
+        let mut at_edge = Vec::new();
         for (i, moved) in tries.enumerate() {
-            let (patch, to_patch, mask) = match cut.take() {
+            let cut = match cut.take() {
                 Some(first) => first,
-                None => {
-                    if !inside(&moved, frame) {
-                        continue;
-                    }
-                    let (patch, to_patch) = quad_patch(frame, &moved, MARGIN_PX)?;
-                    let (mask, _) = self.enrolment.find(&patch, model, 0.03)?;
-                    (patch, to_patch, mask)
-                }
+                None if inside(&moved, frame) => self.cut_cell(frame, &moved, model)?,
+                None => continue,
             };
-            let (ranked, shift, fit) = self.recognizer.recognize_located(
-                &patch,
-                MARGIN_PX as usize,
-                model,
-                Some(&mask),
-            )?;
-            let legal = ranked.iter().find(|c| self.allows(c, pos)).copied();
-            tops.extend(legal.map(|c| (fit, c)));
-            if best.as_ref().is_none_or(|b| fit > b.fit) {
-                best = Some(Reading {
-                    ranked,
-                    shift,
-                    fit,
-                    to_patch,
-                    rival: None,
-                });
+            let r = self.read_cut(cut, model)?;
+            if self.further_off(pos, r.shift) && at_edge.len() < FOLLOWED_CUTS {
+                at_edge.push(r.located());
+            }
+            tops.extend(self.likeliest_legal(&r, pos));
+            if best.as_ref().is_none_or(|b| r.fit > b.fit) {
+                best = Some(r);
             }
             if i + 1 >= first_tries
                 && best
@@ -449,6 +461,31 @@ impl Tracker {
                     .is_some_and(|b| self.explains(b, pos, min_fit))
             {
                 break;
+            }
+        }
+        // Found at the edge of the shift search, the tile may lie further off still (laid
+        // with a gap): the cell is cut again around where it was found, while that fits better
+        // (only away from laid tiles: a cut moved onto one reads it).
+        for mut moved in at_edge {
+            let mut last_fit = f64::MIN;
+            for _ in 0..FOLLOW_SHIFTS {
+                if !inside(&moved, frame) {
+                    break;
+                }
+                let r = self.read_cut(self.cut_cell(frame, &moved, model)?, model)?;
+                if r.fit <= last_fit {
+                    break;
+                }
+                last_fit = r.fit;
+                tops.extend(self.likeliest_legal(&r, pos));
+                let further = self.further_off(pos, r.shift);
+                moved = r.located();
+                if best.as_ref().is_none_or(|b| r.fit > b.fit) {
+                    best = Some(r);
+                }
+                if !further {
+                    break;
+                }
             }
         }
         let Some(mut best) = best.filter(|b| b.fit >= min_fit) else {
@@ -464,6 +501,52 @@ impl Tracker {
                 .map(|(_, c)| *c);
         }
         Ok(Some(best))
+    }
+
+    /// The patch of `frame` cut at `quad` (with the shift search's margin), its picture to
+    /// patch map, and the figures in it.
+    fn cut_cell(
+        &self,
+        frame: &Mat,
+        quad: &Quad,
+        model: &ColourModel,
+    ) -> anyhow::Result<(Mat, [[f64; 3]; 3], Mat)> {
+        let (patch, to_patch) = quad_patch(frame, quad, MARGIN_PX)?;
+        let (mask, _) = self.enrolment.find(&patch, model, 0.03)?;
+        Ok((patch, to_patch, mask))
+    }
+
+    /// The tile in a cut (patch, picture to patch, figures).
+    fn read_cut(
+        &self,
+        (patch, to_patch, mask): (Mat, [[f64; 3]; 3], Mat),
+        model: &ColourModel,
+    ) -> anyhow::Result<Reading> {
+        let (ranked, shift, fit) =
+            self.recognizer
+                .recognize_located(&patch, MARGIN_PX as usize, model, Some(&mask))?;
+        Ok(Reading {
+            ranked,
+            shift,
+            fit,
+            to_patch,
+            rival: None,
+        })
+    }
+
+    /// The likeliest reading of `r` the rules allow at `pos`, with how well the cut fits.
+    fn likeliest_legal(&self, r: &Reading, pos: Pos) -> Option<(f64, Candidate)> {
+        r.ranked
+            .iter()
+            .find(|c| self.allows(c, pos))
+            .map(|c| (r.fit, *c))
+    }
+
+    /// Whether a tile found at `shift` in a cut of cell `pos` may lie further off than the
+    /// shift search reaches: it reaches the edge, towards no laid tile.
+    fn further_off(&self, pos: Pos, shift: [f64; 2]) -> bool {
+        let mut towards = search_edges(shift).peekable();
+        towards.peek().is_some() && towards.all(|d| !self.game.board().is_occupied(pos.step(d)))
     }
 
     /// Whether reading `r` fits as a tile and some reading the rules allow at `pos` is not

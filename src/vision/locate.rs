@@ -13,6 +13,7 @@ use super::rectify::{quad_patch, shifted_quad, Quad, MARGIN_PX, PATCH_PX};
 use super::snap::snap_to_edges;
 use super::terrain::{expected_grid, terrain_grid, ClassMap, ColourModel};
 use super::tile::{Candidate, TileRecognizer};
+use super::viewpoint::Pose;
 use crate::rules::{catalogue, Dir, Pos, Rotation};
 use crate::sim::camera::apply_homography;
 
@@ -466,6 +467,34 @@ pub fn predict(found: &BTreeMap<Pos, Quad>, pos: Pos) -> Option<Quad> {
     }))
 }
 
+/// Where cell `pos` should lie as the camera `pose` sees the table, moved as far as its laid
+/// neighbours lie off their own cells: the cell's shape follows the perspective (far cells of
+/// an oblique view are smaller; the neighbours' shapes are not), its place the neighbours (a
+/// tile laid with a gap pushes the tiles laid against it off the grid). `None` with no
+/// neighbour found.
+pub fn predict_in_perspective(found: &BTreeMap<Pos, Quad>, pos: Pos, pose: &Pose) -> Option<Quad> {
+    let mut offset = [0.0; 2];
+    let mut n = 0.0;
+    for d in Dir::ALL {
+        let next = pos.step(d);
+        let (Some(seen), Some(cell)) = (found.get(&next), pose.cell(next)) else {
+            continue;
+        };
+        for (s, c) in seen.iter().zip(cell) {
+            offset[0] += s[0] - c[0];
+            offset[1] += s[1] - c[1];
+            n += 1.0;
+        }
+    }
+    if n == 0.0 {
+        return None;
+    }
+    Some(
+        pose.cell(pos)?
+            .map(|c| [c[0] + offset[0] / n, c[1] + offset[1] / n]),
+    )
+}
+
 /// Cells around a target whose tiles a local grid fit uses (Chebyshev distance).
 const FIT_REACH: i32 = 2;
 
@@ -736,6 +765,46 @@ mod tests {
             [x + 100.0, y + 100.0],
             [x, y + 100.0],
         ]
+    }
+
+    #[test]
+    fn a_cell_in_perspective_moves_with_its_laid_neighbours() {
+        let cam =
+            crate::sim::camera::Camera::oblique([1280, 720], 65.0, [22.75, 22.75], 700.0, 40.0);
+        let ideal = |x: i32, y: i32| {
+            let p = |u: f64, v: f64| {
+                cam.project_ideal([(f64::from(x) + u) * 45.5, (f64::from(y) + v) * 45.5, 0.0])
+                    .expect("in front")
+            };
+            [p(0.0, 0.0), p(1.0, 0.0), p(1.0, 1.0), p(0.0, 1.0)]
+        };
+        let pose = Pose::from_foreshortening(Pos::new(0, 0), &ideal(0, 0), [1280, 720], 65.0)
+            .unwrap()
+            .expect("a pose");
+        let moved = |q: Quad, by: [f64; 2]| q.map(|c| [c[0] + by[0], c[1] + by[1]]);
+        // Tiles laid with gaps: the start tile where the camera sees its cell, the one north of
+        // it 4 pixels further north, the one east of that 2 pixels east.
+        let found: BTreeMap<Pos, Quad> = [
+            (Pos::new(0, 0), ideal(0, 0)),
+            (Pos::new(0, -1), moved(ideal(0, -1), [0.0, -4.0])),
+            (Pos::new(1, -1), moved(ideal(1, -1), [2.0, -4.0])),
+        ]
+        .into();
+        let near = |a: Quad, b: Quad| {
+            a.iter()
+                .zip(b)
+                .all(|(p, q)| (p[0] - q[0]).hypot(p[1] - q[1]) < 0.5)
+        };
+        // North of the column: as far off as the tile it is laid against.
+        let north = predict_in_perspective(&found, Pos::new(0, -2), &pose).expect("a neighbour");
+        assert!(near(north, moved(ideal(0, -2), [0.0, -4.0])), "{north:?}");
+        // Between two: the mean of their drifts.
+        let between = predict_in_perspective(&found, Pos::new(1, 0), &pose).expect("neighbours");
+        assert!(
+            near(between, moved(ideal(1, 0), [1.0, -2.0])),
+            "{between:?}"
+        );
+        assert_eq!(predict_in_perspective(&found, Pos::new(5, 5), &pose), None);
     }
 
     #[test]

@@ -32,7 +32,20 @@ pub struct Viewpoint {
     pub height: f64,
 }
 
-impl Viewpoint {
+/// Where the camera stands and how it is turned, in grid units: a table point `p` (z = 0) is
+/// seen at `K (R p + t)`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pose {
+    /// The lens: focal length (pixels) and the picture's centre.
+    focal: f64,
+    centre_px: [f64; 2],
+    /// Grid to camera rotation.
+    r: [[f64; 3]; 3],
+    /// Grid origin in the camera's frame.
+    t: [f64; 3],
+}
+
+impl Pose {
     /// The camera that sees cell `pos` at `quad` (corners NW, NE, SE, SW in pixels) in an image
     /// of `size`, for a lens of `hfov_deg` with its centre in the middle of the image. A small
     /// square seen from afar fits two poses about equally (tilted towards or away from the
@@ -44,11 +57,12 @@ impl Viewpoint {
         quad: &Quad,
         size: [i32; 2],
         hfov_deg: f64,
-    ) -> opencv::Result<Option<Viewpoint>> {
-        let f = f64::from(size[0]) / 2.0 / (hfov_deg.to_radians() / 2.0).tan();
+    ) -> opencv::Result<Option<Pose>> {
+        let focal = f64::from(size[0]) / 2.0 / (hfov_deg.to_radians() / 2.0).tan();
+        let centre_px = [f64::from(size[0]) / 2.0, f64::from(size[1]) / 2.0];
         let k = Mat::from_slice_2d(&[
-            [f, 0.0, f64::from(size[0]) / 2.0],
-            [0.0, f, f64::from(size[1]) / 2.0],
+            [focal, 0.0, centre_px[0]],
+            [0.0, focal, centre_px[1]],
             [0.0, 0.0, 1.0],
         ])?;
         let (x, y) = (f64::from(pos.x), f64::from(pos.y));
@@ -77,26 +91,33 @@ impl Viewpoint {
         };
         let mut poses = Vec::new();
         for i in 0..n.max(0) as usize {
-            let mut r = Mat::default();
-            rodrigues(&rvecs.get(i)?, &mut r, &mut no_array())?;
-            let t = tvecs.get(i)?;
-            let at = |m: &Mat, i: i32, j: i32| m.at_2d::<f64>(i, j).copied();
-            // The camera's centre in grid units is −Rᵀt; the grid's z points into the table.
-            let mut centre = [0.0; 3];
-            for (c, out) in centre.iter_mut().enumerate() {
-                for row in 0..3 {
-                    *out -= at(&r, row, c as i32)? * at(&t, row, 0)?;
+            let mut rm = Mat::default();
+            rodrigues(&rvecs.get(i)?, &mut rm, &mut no_array())?;
+            let tm = tvecs.get(i)?;
+            let mut r = [[0.0; 3]; 3];
+            let mut t = [0.0; 3];
+            for (i, (r_row, t_row)) in r.iter_mut().zip(t.iter_mut()).enumerate() {
+                for (j, v) in r_row.iter_mut().enumerate() {
+                    *v = *rm.at_2d::<f64>(i as i32, j as i32)?;
                 }
+                *t_row = *tm.at_2d::<f64>(i as i32, 0)?;
             }
+            let pose = Pose {
+                focal,
+                centre_px,
+                r,
+                t,
+            };
             // The table's up in the camera's frame is −R·z: its picture-down part.
-            let up_down = -at(&r, 1, 2)?;
+            let up_down = -r[1][2];
             let error = *errors.at::<f64>(i as i32)?;
+            let centre = pose.centre();
             if centre[2] < 0.0 && centre.iter().all(|v| v.is_finite()) {
-                poses.push((centre, up_down, error));
+                poses.push((pose, up_down, error));
             }
         }
         poses.sort_by(|a, b| a.2.total_cmp(&b.2));
-        let upright = |p: &&([f64; 3], f64, f64)| p.1 <= UPRIGHT_SLACK;
+        let upright = |p: &&(Pose, f64, f64)| p.1 <= UPRIGHT_SLACK;
         let chosen = match poses.as_slice() {
             [] => None,
             [only] => Some(only),
@@ -107,10 +128,79 @@ impl Viewpoint {
                 .min_by(|p, q| p.1.abs().total_cmp(&q.1.abs()))
                 .or(Some(a)),
         };
-        Ok(chosen
-            .map(|(centre, _, _)| Viewpoint {
-                nadir: [centre[0], centre[1]],
-                height: -centre[2],
+        Ok(chosen.map(|(pose, _, _)| *pose))
+    }
+
+    /// [`Pose::from_quad`] from the cell's foreshortening alone: its opposite sides are made
+    /// parallel and alike first (each the mean of the two). One tile's own taper says little of
+    /// the perspective (a pixel off at a corner, or the lens's bending, tapers it as much as a
+    /// far view does); how much shorter it looks one way than the other says much.
+    pub fn from_foreshortening(
+        pos: Pos,
+        quad: &Quad,
+        size: [i32; 2],
+        hfov_deg: f64,
+    ) -> opencv::Result<Option<Pose>> {
+        Pose::from_quad(pos, &parallelogram(quad), size, hfov_deg)
+    }
+
+    /// How far (degrees) the camera looks away from straight down.
+    pub fn tilt_deg(&self) -> f64 {
+        self.r[2][2].clamp(-1.0, 1.0).acos().to_degrees()
+    }
+
+    /// The camera's centre in grid units (−Rᵀt; the grid's z points into the table).
+    fn centre(&self) -> [f64; 3] {
+        let mut centre = [0.0; 3];
+        for (c, out) in centre.iter_mut().enumerate() {
+            for row in 0..3 {
+                *out -= self.r[row][c] * self.t[row];
+            }
+        }
+        centre
+    }
+
+    /// Where table point `p` (grid units) shows in the picture; `None` behind the camera.
+    pub fn project(&self, p: [f64; 2]) -> Option<[f64; 2]> {
+        let cam: [f64; 3] =
+            std::array::from_fn(|row| self.r[row][0] * p[0] + self.r[row][1] * p[1] + self.t[row]);
+        (cam[2] > 1e-9).then(|| {
+            [
+                self.centre_px[0] + self.focal * cam[0] / cam[2],
+                self.centre_px[1] + self.focal * cam[1] / cam[2],
+            ]
+        })
+    }
+
+    /// Cell `pos`'s corners (NW, NE, SE, SW) in the picture; `None` if any lies behind.
+    pub fn cell(&self, pos: Pos) -> Option<Quad> {
+        let (x, y) = (f64::from(pos.x), f64::from(pos.y));
+        Some([
+            self.project([x, y])?,
+            self.project([x + 1.0, y])?,
+            self.project([x + 1.0, y + 1.0])?,
+            self.project([x, y + 1.0])?,
+        ])
+    }
+}
+
+impl Viewpoint {
+    /// The camera that sees cell `pos` at `quad` (corners NW, NE, SE, SW in pixels) in an image
+    /// of `size`, for a lens of `hfov_deg` with its centre in the middle of the image (see
+    /// [`Pose::from_quad`]). `None` when no pose fits.
+    pub fn from_quad(
+        pos: Pos,
+        quad: &Quad,
+        size: [i32; 2],
+        hfov_deg: f64,
+    ) -> opencv::Result<Option<Viewpoint>> {
+        Ok(Pose::from_quad(pos, quad, size, hfov_deg)?
+            .map(|pose| {
+                let centre = pose.centre();
+                Viewpoint {
+                    nadir: [centre[0], centre[1]],
+                    height: -centre[2],
+                }
             })
             .filter(|v| v.height > FIGURE_HEIGHT * 2.0))
     }
@@ -156,6 +246,17 @@ impl Viewpoint {
     pub fn rise_at_cell(&self, pos: Pos) -> [f64; 2] {
         self.rise([f64::from(pos.x) + 0.5, f64::from(pos.y) + 0.5])
     }
+}
+
+/// `quad` (NW, NE, SE, SW) with its opposite sides made parallel and alike, each the mean of
+/// the two, about the same middle.
+fn parallelogram(quad: &Quad) -> Quad {
+    let [nw, ne, se, sw] = *quad;
+    let mid = [0, 1].map(|k| (nw[k] + ne[k] + se[k] + sw[k]) / 4.0);
+    let east = [0, 1].map(|k| (ne[k] - nw[k] + se[k] - sw[k]) / 4.0);
+    let south = [0, 1].map(|k| (sw[k] - nw[k] + se[k] - ne[k]) / 4.0);
+    let at = |e: f64, s: f64| [0, 1].map(|k| mid[k] + e * east[k] + s * south[k]);
+    [at(-1.0, -1.0), at(1.0, -1.0), at(1.0, 1.0), at(-1.0, 1.0)]
 }
 
 #[cfg(test)]
@@ -294,6 +395,65 @@ mod tests {
         for (a, b) in v.rise([0.5, -0.5]).iter().zip(truth.rise([0.5, -0.5])) {
             assert!((a - b).abs() < 0.03, "{v:?} vs {truth:?}");
         }
+    }
+
+    /// The most any corner of `a` lies from its counterpart in `b` (pixels).
+    fn worst_corner(a: &Quad, b: &Quad) -> f64 {
+        a.iter()
+            .zip(b)
+            .map(|(p, q)| (p[0] - q[0]).hypot(p[1] - q[1]))
+            .fold(0.0, f64::max)
+    }
+
+    #[test]
+    fn a_slanted_start_tile_foretells_the_far_cells_smaller() {
+        // Seed 2900 game 5 of eval track: 40° from vertical, tiles about 58 pixels wide, the
+        // start tile's corners a pixel or two off. Cells four rows north are a fifth smaller;
+        // continuing the start tile's own shape put them half a tile off.
+        let cam = Camera::oblique(SIZE, 66.0, [22.75, 22.75], 800.0, 40.0);
+        let jitter = [[-1.5, 1.0], [1.0, -1.2], [0.5, 0.8], [-0.8, -0.6]];
+        let start = quad_of(&cam, 0, 0, jitter);
+        let pose = Pose::from_foreshortening(Pos::new(0, 0), &start, SIZE, NOMINAL_HFOV_DEG)
+            .unwrap()
+            .expect("a pose");
+        assert!((pose.tilt_deg() - 40.0).abs() < 8.0, "{}", pose.tilt_deg());
+        for cell in [(0, -4), (3, -3), (-2, 2)] {
+            let pos = Pos::new(cell.0, cell.1);
+            let want = quad_of(&cam, cell.0, cell.1, [[0.0; 2]; 4]);
+            let side = (want[1][0] - want[0][0]).abs();
+            let got = pose.cell(pos).expect("in front");
+            assert!(
+                worst_corner(&got, &want) < 0.12 * side,
+                "{cell:?}: {got:?} vs {want:?}"
+            );
+        }
+        let far = quad_of(&cam, 0, -4, [[0.0; 2]; 4]);
+        let near = quad_of(&cam, 0, 1, [[0.0; 2]; 4]);
+        assert!(far[2][1] - far[1][1] < 0.75 * (near[2][1] - near[1][1]));
+    }
+
+    #[test]
+    fn a_start_tile_seen_from_above_a_pixel_off_shows_little_tilt() {
+        // Seed 2900 game 19 of eval track, filmed straight from above through a bending lens:
+        // the start tile found about 100 pixels wide, tapered by 2.5 %. Its taper said the
+        // camera was 18° off vertical, and the cells three rows north a tenth smaller than
+        // three rows south; its foreshortening alone says nearly straight down.
+        let start = [
+            [544.46, 467.00],
+            [642.90, 466.00],
+            [644.62, 565.09],
+            [543.73, 566.41],
+        ];
+        let pose = Pose::from_foreshortening(Pos::new(0, 0), &start, SIZE, NOMINAL_HFOV_DEG)
+            .unwrap()
+            .expect("a pose");
+        assert!(pose.tilt_deg() < 10.0, "{}", pose.tilt_deg());
+        let width = |q: Quad| q[1][0] - q[0][0];
+        let (north, south) = (
+            pose.cell(Pos::new(0, -3)).expect("in front"),
+            pose.cell(Pos::new(0, 3)).expect("in front"),
+        );
+        assert!(width(north) / width(south) > 0.97, "{north:?} {south:?}");
     }
 
     #[test]
