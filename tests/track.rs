@@ -703,3 +703,77 @@ fn a_hand_held_still_over_a_new_tile_is_not_read_as_the_tile() {
         Some("NL")
     );
 }
+
+/// Whether the tracker took turn `index` (from 0) as it was played.
+fn turn_right(truth: &meeplecam::record::Record, tracker: &Tracker, index: usize) -> bool {
+    match (truth.turns.get(index), tracker.turns().get(index)) {
+        (Some(t), Some(s)) => meeplecam::track::eval::same_turn(t, s),
+        _ => false,
+    }
+}
+
+#[test]
+fn tiles_laid_up_a_column_away_from_an_oblique_camera_are_read() {
+    // A filmed game (eval track's seed 2900, game 5): 40° from vertical over a checked cloth,
+    // a column of tiles laid north of the start tile, some with gaps. Cells continued from
+    // their neighbours' shapes stayed the start tile's size while the tiles grew smaller with
+    // each row: from the 8th turn U read as D, F as Q, H and U missed (8 of 30 turns right).
+    let (truth, tracker) = track_film(2900 * 7_919 + 5);
+    for (i, turn) in truth.turns.iter().enumerate() {
+        if turn.at.is_some_and(|at| at.y <= -3) {
+            assert!(
+                turn_right(&truth, &tracker, i),
+                "turn {}: {turn:?} tracked as {:?}",
+                i + 1,
+                tracker.turns().get(i)
+            );
+        }
+    }
+}
+
+#[test]
+fn a_tile_laid_with_a_gap_wider_than_the_search_is_read() {
+    // A filmed game (eval track's seed 4400, game 18): L laid north of the start tile with a
+    // gap, a quarter of a tile from where its cell was foreseen, twice as far as the
+    // recogniser's shift search reaches: read as R
+    // (its follower missed), and the turn order was lost from there. Followed onto the tile,
+    // the cut reads L; it must not follow onto a tile laid in the next cell in the same pause
+    // (turn 20: N at (-3, 3), read from the empty cell east of it as C).
+    let (truth, tracker) = track_film(4400 * 7_919 + 18);
+    for i in [2, 19, 20] {
+        assert!(
+            turn_right(&truth, &tracker, i),
+            "turn {}: {:?} tracked as {:?}",
+            i + 1,
+            truth.turns[i],
+            tracker.turns().get(i)
+        );
+    }
+}
+
+#[test]
+fn a_city_wall_does_not_squeeze_the_cut_of_a_tile_onto_its_city() {
+    // A filmed game (eval track's seed 4400, game 19), dim light: Q (a city on three sides,
+    // with a shield) at (3, -2). Snapped onto the picture's edges, the cut's south side moved
+    // onto the city's wall: the city alone fitted C best, and R was committed and asked about.
+    let (truth, tracker) = track_film(4400 * 7_919 + 19);
+    assert!(
+        turn_right(&truth, &tracker, 18),
+        "{:?}",
+        tracker.turns().get(18)
+    );
+}
+
+#[test]
+fn a_follower_on_a_corrected_tile_is_read_again_on_the_new_reading() {
+    // A filmed game (eval track's seed 900, game 14): F at (1, -1) read as R, its farmer read
+    // on R's city (E); a later tile corrected R to F, and the farmer kept port E, on F's city:
+    // the final scores wrong, and no question asked.
+    let (truth, tracker) = track_film(900 * 7_919 + 14);
+    let asked = tracker.questions().iter().any(|q| q.contains("(1, -1)"));
+    assert!(
+        turn_right(&truth, &tracker, 18) || asked,
+        "{:?}",
+        tracker.turns().get(18)
+    );
+}

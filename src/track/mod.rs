@@ -503,7 +503,7 @@ impl Tracker {
     }
 
     /// The camera's pose as the start tile's cell shows it (a webcam's usual lens taken).
-    fn pose(&self) -> Option<Pose> {
+    pub(super) fn pose(&self) -> Option<Pose> {
         let calib = self.calibration.as_ref()?;
         let start = self.quads.get(&Pos::new(0, 0))?;
         Pose::from_foreshortening(Pos::new(0, 0), start, calib.size, NOMINAL_HFOV_DEG)

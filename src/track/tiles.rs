@@ -9,7 +9,7 @@ use super::{
     texture_changed, Event, Tracker, NEW_TILE_CHANGE,
 };
 use crate::record::TurnEntry;
-use crate::rules::{catalogue, Attr, Dir, Placement, Pos, Rotation};
+use crate::rules::{catalogue, Attr, Dir, EdgeKind, Placement, Pos, Rotation, TileId};
 use crate::vision::locate::{inside, looks_empty, predict, MIN_FIT};
 use crate::vision::rectify::{quad_patch, shifted_quad, Quad, MARGIN_PX};
 use crate::vision::snap::snap_to_edges;
@@ -39,6 +39,10 @@ const UNEXPLAINED: f64 = 1e-3;
 const FOLLOW_SHIFTS: usize = 2;
 /// How many cuts whose tile was found at the edge of the shift search are followed.
 const FOLLOWED_CUTS: usize = 2;
+/// The least fit of a tile found by following the shift search: a tile laid with a gap fits
+/// well once the cut is on it (−0.2 to −0.4); a cut that wandered onto a tile laid in the
+/// next cell in the same pause fits it poorly (seed 4400 game 18: −0.68, read as C).
+const FOLLOWED_MIN_FIT: f64 = -0.5;
 
 /// The sides of a cut towards which `shift` (patch pixels) reaches the edge of the search.
 fn search_edges(shift: [f64; 2]) -> impl Iterator<Item = Dir> {
@@ -134,6 +138,21 @@ impl Reading {
     fn located(&self) -> Quad {
         shifted_quad(&self.to_patch, MARGIN_PX, self.shift)
     }
+}
+
+/// Whether `tile` is city up to all four edges.
+fn all_city(tile: TileId) -> bool {
+    let t = catalogue().tile(tile);
+    Dir::ALL
+        .iter()
+        .all(|&d| t.edge(d, Rotation::R0) == EdgeKind::City)
+}
+
+/// `quad` moved as far as the middle of `to` lies from its own.
+fn moved_like(quad: &Quad, to: &Quad) -> Quad {
+    let middle = |q: &Quad| [0, 1].map(|k| q.iter().map(|p| p[k]).sum::<f64>() / 4.0);
+    let (from, to) = (middle(quad), middle(to));
+    quad.map(|p| [p[0] + to[0] - from[0], p[1] + to[1] - from[1]])
 }
 
 /// `quad` moved by `offset` (in tiles, along its own sides).
@@ -420,7 +439,14 @@ impl Tracker {
         let mut best: Option<Reading> = None;
         let mut tops: Vec<(f64, Candidate)> = Vec::new();
         let board = self.game.board();
+        // In perspective the predicted cell has its size: the edges only move it (a strong
+        // line inside the tile, a city's wall, can squeeze a cut onto the city alone).
         let snapped = snap_to_edges(grey, quad);
+        let snapped = if self.pose().is_some() {
+            moved_like(quad, &snapped)
+        } else {
+            snapped
+        };
         let away = Dir::ALL
             .into_iter()
             .filter(|&d| !board.is_occupied(pos.step(d)))
@@ -473,7 +499,7 @@ impl Tracker {
                     break;
                 }
                 let r = self.read_cut(self.cut_cell(frame, &moved, model)?, model)?;
-                if r.fit <= last_fit {
+                if r.fit <= last_fit || r.fit < FOLLOWED_MIN_FIT {
                     break;
                 }
                 last_fit = r.fit;
@@ -551,12 +577,14 @@ impl Tracker {
 
     /// Whether reading `r` fits as a tile and some reading the rules allow at `pos` is not
     /// unlikely: otherwise the cut may have missed the tile.
+    /// A reading of a tile all city never settles it: any cut that slid onto a city reads so
+    /// (seed 6100 game 16: R cut a tenth of a tile south, its field left out, read as C).
     fn explains(&self, r: &Reading, pos: Pos, min_fit: f64) -> bool {
         r.fit >= min_fit
             && r.ranked
                 .iter()
                 .find(|c| self.allows(c, pos))
-                .is_some_and(|c| c.probability >= UNEXPLAINED)
+                .is_some_and(|c| c.probability >= UNEXPLAINED && !all_city(c.tile))
     }
 
     /// Reads the tile of the open turn again in a later still picture (a hand's shadow or a
