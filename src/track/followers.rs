@@ -20,15 +20,10 @@ impl Tracker {
     /// The current player's follower on the open tile, once it stands there (another player's
     /// follower there means the turn order is off: the players are asked).
     pub(super) fn look_for_follower(&mut self, frame: &Mat) -> anyhow::Result<Option<Event>> {
-        let Some((pos, quad)) = self.open_without_follower() else {
+        let Some((pos, _)) = self.open_without_follower() else {
             return Ok(None);
         };
-        let Some(calib) = &self.calibration else {
-            return Ok(None);
-        };
-        let (patch, _) = quad_patch(frame, &quad, MARGIN_PX)?;
-        let (_, blobs) = self.enrolment.find(&patch, &calib.colours, 0.03)?;
-        let reads = self.followers_on(pos, &blobs)?;
+        let reads = self.followers_in(frame, pos)?;
         let seat = self.game.current_player().index();
         if let Some(e) = self.deploy_mine(&reads, false)? {
             return Ok(Some(e));
@@ -63,13 +58,9 @@ impl Tracker {
         pos: Pos,
         before: FollowerEntry,
     ) -> anyhow::Result<Vec<Event>> {
-        if let (Some(quad), Some(calib)) = (self.quads.get(&pos), &self.calibration) {
-            let (patch, _) = quad_patch(frame, quad, MARGIN_PX)?;
-            let (_, blobs) = self.enrolment.find(&patch, &calib.colours, 0.03)?;
-            let reads = self.followers_on(pos, &blobs)?;
-            if let Some(e) = self.deploy_mine(&reads, false)? {
-                return Ok(vec![e]);
-            }
+        let reads = self.followers_in(frame, pos)?;
+        if let Some(e) = self.deploy_mine(&reads, false)? {
+            return Ok(vec![e]);
         }
         let mut turns = self.turns();
         if let Some(last) = turns.last_mut() {
@@ -91,6 +82,17 @@ impl Tracker {
         let open = self.open.as_ref().filter(|o| o.follower.is_none())?;
         let pos = open.at?;
         Some((pos, *self.quads.get(&pos)?))
+    }
+
+    /// The followers `frame` shows on the tile at `pos` where it was found (none before the
+    /// table is registered).
+    pub(super) fn followers_in(&self, frame: &Mat, pos: Pos) -> anyhow::Result<Vec<FollowerRead>> {
+        let (Some(quad), Some(calib)) = (self.quads.get(&pos), &self.calibration) else {
+            return Ok(Vec::new());
+        };
+        let (patch, _) = quad_patch(frame, quad, MARGIN_PX)?;
+        let (_, blobs) = self.enrolment.find(&patch, &calib.colours, 0.03)?;
+        self.followers_on(pos, &blobs)
     }
 
     /// The followers figure blobs show on the tile at `pos`.

@@ -7,7 +7,6 @@ use opencv::core::Mat;
 use super::{Event, Tracker};
 use crate::record::FollowerEntry;
 use crate::rules::{catalogue, Dir, Port, Pos};
-use crate::vision::rectify::{quad_patch, MARGIN_PX};
 use crate::vision::tile::Candidate;
 
 /// How likely a new tile's reading must be to correct a neighbour.
@@ -151,14 +150,11 @@ impl Tracker {
         pos: Pos,
         seat: Option<usize>,
     ) -> anyhow::Result<Option<Port>> {
-        let (Some(quad), Some(calib), Some(seat)) = (self.quads.get(&pos), &self.calibration, seat)
-        else {
+        let Some(seat) = seat else {
             return Ok(None);
         };
-        let (patch, _) = quad_patch(frame, quad, MARGIN_PX)?;
-        let (_, blobs) = self.enrolment.find(&patch, &calib.colours, 0.03)?;
         Ok(self
-            .followers_on(pos, &blobs)?
+            .followers_in(frame, pos)?
             .into_iter()
             .find(|f| f.colour == seat)
             .map(|f| f.port))
