@@ -310,6 +310,8 @@ fn a_shield_hidden_by_the_follower_laid_with_its_tile_is_asked_about() {
     feed(&mut tracker, &reaching, 1);
     let laid = table.shoot(&[start, q], &[meeple], None);
     feed(&mut tracker, &laid, 5);
+    // Nothing shows the shield before the pictures end.
+    tracker.end_of_pictures();
 
     let turns = tracker.turns();
     assert_eq!(turns.len(), 1);
@@ -323,6 +325,43 @@ fn a_shield_hidden_by_the_follower_laid_with_its_tile_is_asked_about() {
         turns[0].tile,
         tracker.questions()
     );
+}
+
+#[test]
+fn a_shield_a_follower_hid_is_read_once_the_follower_is_gone_and_nothing_is_asked() {
+    let mut table = Table::new();
+    let (mut tracker, start) = registered(&mut table);
+
+    // As above: Q north of the start tile, its follower over the shield before the table is
+    // still. The tile reads R (three of them in the box to one Q) or Q: a doubt the players
+    // are not asked about yet.
+    let q = tile("Q", 0, -1, Rotation::R180);
+    let meeple = MeepleOnTable::on(&q, "S".parse().unwrap(), Colour::Red, Figure::Normal, 1.6)
+        .expect("a follower spot on the city");
+    let reaching = table.shoot(&[start, q], &[meeple], Some(arm(400.0, 300.0)));
+    feed(&mut tracker, &reaching, 1);
+    let laid = table.shoot(&[start, q], &[meeple], None);
+    feed(&mut tracker, &laid, 5);
+    // Bob lays a straight road west of the start tile: Ann's turn is over.
+    let u = tile("U", -1, 0, Rotation::R0);
+    let next = table.shoot(&[start, q, u], &[meeple], None);
+    feed(&mut tracker, &next, 5);
+    assert_eq!(tracker.turns().len(), 2);
+    assert_eq!(tracker.questions(), &[] as &[String]);
+    assert_eq!(tracker.turns()[0].tile, "R");
+    assert!(
+        tracker.doubts().iter().any(|d| d.contains("(0, -1)")),
+        "{:?}",
+        tracker.doubts()
+    );
+
+    // The follower is lifted: the still picture shows the shield, Q, and nothing is asked.
+    let bare = table.shoot(&[start, q, u], &[], None);
+    feed(&mut tracker, &bare, 5);
+    assert!(tracker.doubts().is_empty(), "{:?}", tracker.doubts());
+    tracker.end_of_pictures();
+    assert_eq!(tracker.turns()[0].tile, "Q");
+    assert_eq!(tracker.questions(), &[] as &[String]);
 }
 
 #[test]
@@ -434,6 +473,7 @@ fn track_film(seed: u64) -> (meeplecam::record::Record, Tracker) {
     while let Some(frame) = source.next_frame().unwrap() {
         tracker.feed_at(&frame.image, Some(frame.time_s)).unwrap();
     }
+    tracker.end_of_pictures();
     (film.record, tracker)
 }
 
@@ -775,5 +815,52 @@ fn a_follower_on_a_corrected_tile_is_read_again_on_the_new_reading() {
         turn_right(&truth, &tracker, 18) || asked,
         "{:?}",
         tracker.turns().get(18)
+    );
+}
+
+#[test]
+fn a_tile_partly_past_the_picture_s_edge_is_read() {
+    // A filmed game (eval track's seed 2900, game 7): B laid at (4, 2), in the picture's
+    // bottom-right corner, a tenth of it past the edge, its follower on it. Cells with a
+    // corner outside the picture were never read: the tile was missed and the turn order lost
+    // (21 of 30 turns right, three questions).
+    let (truth, tracker) = track_film(2900 * 7_919 + 7);
+    assert!(
+        turn_right(&truth, &tracker, 21),
+        "{:?}",
+        tracker.turns().get(21)
+    );
+    assert!(
+        !tracker.questions().iter().any(|q| q.contains("missed")),
+        "{:?}",
+        tracker.questions()
+    );
+}
+
+#[test]
+fn an_all_city_tile_coloured_like_the_wooden_table_changes_its_cell_enough_to_be_read() {
+    // A filmed game (eval track's seed 900, game 1): C (all city, with a shield) laid at (2, 2)
+    // on brown wood changed a fifth of its cell, under the share taken for a new tile: the
+    // cell's look was updated to the tile, which was never read (12 of 30 turns right).
+    let (truth, tracker) = track_film(900 * 7_919 + 1);
+    assert!(
+        turn_right(&truth, &tracker, 12),
+        "{:?}",
+        tracker.turns().get(12)
+    );
+}
+
+#[test]
+fn the_next_player_s_follower_rising_into_the_open_tile_s_cell_asks_nothing() {
+    // A filmed game (eval track's seed 900, game 3, oblique): Blue laid L south of Red's V
+    // and put a follower on its north edge before the table was still; the figure's top rose
+    // into V's cell, read as Blue's follower on Red's tile, and the players were asked whether
+    // a tile was missed.
+    let (truth, tracker) = track_film(900 * 7_919 + 3);
+    assert!(turn_right(&truth, &tracker, 0) && turn_right(&truth, &tracker, 1));
+    assert!(
+        !tracker.questions().iter().any(|q| q.contains("missed")),
+        "{:?}",
+        tracker.questions()
     );
 }

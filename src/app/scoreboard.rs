@@ -73,6 +73,12 @@ pub fn show(ui: &mut egui::Ui, table: &TableView, patterns: bool) {
             format!("Question: {q}"),
         );
     }
+    for d in &table.doubts {
+        ui.colored_label(
+            egui::Color32::from_rgb(230, 160, 40),
+            format!("Not sure yet: {d}"),
+        );
+    }
     Plot::new("score history")
         .height(180.0)
         .legend(Legend::default())

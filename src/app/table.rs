@@ -124,6 +124,9 @@ pub struct TableView {
     pub follower_spots: Vec<FollowerSpotView>,
     /// Questions for the players.
     pub questions: Vec<String>,
+    /// What the camera is not sure of yet and will look at again (asked if still open when
+    /// the pictures end).
+    pub doubts: Vec<String>,
     /// Whether the table has been registered from the start tile.
     pub registered: bool,
     /// The colour (blue, green, red) each player's figures are looked for in: enrolled, or
@@ -190,6 +193,7 @@ impl TableView {
             owned: owned_features(game),
             follower_spots: follower_spots(tracker),
             questions: tracker.questions().to_vec(),
+            doubts: tracker.doubts(),
             registered: tracker.calibration().is_some(),
             figure_colours: tracker.enrolment().colours().to_vec(),
         }

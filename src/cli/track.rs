@@ -150,6 +150,14 @@ pub fn follow(
             events.push((frame.index, event));
         }
     }
+    // Doubts a later picture could have settled are asked now.
+    let last = events.last().map_or(0, |e: &(u64, Event)| e.0);
+    for event in session.end_of_pictures() {
+        if report == Report::Lines {
+            println!("end of pictures: {}", describe(session, &event));
+        }
+        events.push((last, event));
+    }
     Ok(Followed {
         events,
         record: session.tracker().record(),

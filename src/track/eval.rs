@@ -169,6 +169,7 @@ pub fn evaluate_games(
             frame_index += 1;
         }
         report.games += 1;
+        tracker.end_of_pictures();
         let asked = tracker.questions().to_vec();
         report.questions += asked.len();
         let tracked = tracker.into_record()?;

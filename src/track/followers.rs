@@ -17,35 +17,55 @@ const UNSEEN_FIGURE_CHANGE: f64 = 0.03;
 const FIGURE_SHADOW_PX: i32 = 4;
 
 impl Tracker {
-    /// The current player's follower on the open tile, once it stands there (another player's
-    /// follower there means the turn order is off: the players are asked).
+    /// The current player's follower on the open tile, once it stands there.
     pub(super) fn look_for_follower(&mut self, frame: &Mat) -> anyhow::Result<Option<Event>> {
-        let Some((pos, _)) = self.open_without_follower() else {
+        if self.open_without_follower().is_none() {
+            return Ok(None);
+        }
+        let Some(pos) = self.open.as_ref().and_then(|o| o.at) else {
             return Ok(None);
         };
         let reads = self.followers_in(frame, pos)?;
-        let seat = self.game.current_player().index();
-        if let Some(e) = self.deploy_mine(&reads, false)? {
-            return Ok(Some(e));
+        self.deploy_mine(&reads, false)
+    }
+
+    /// Another player's figure on the tile at `pos`, laid by `seat` with no follower of
+    /// theirs: a tile was probably missed or counted twice, so the turn order is off. The
+    /// players are asked, once per tile. With `inside_only` (a tile was laid since, whose
+    /// follower, put down with it, may rise into this cell), only a figure well inside the
+    /// tile counts.
+    pub(super) fn foreign_follower(
+        &mut self,
+        frame: &Mat,
+        (pos, seat): (Pos, usize),
+        inside_only: bool,
+    ) -> anyhow::Result<Option<Event>> {
+        if self.asked_about.contains(&pos) {
+            return Ok(None);
         }
+        let reads = self.followers_in(frame, pos)?;
         let spots = self.game.follower_spots();
-        let foreign = reads
-            .iter()
-            .find(|f| f.colour != seat && spots.iter().any(|s| s.ports.contains(f.port)));
-        // Another player's figure on this turn's tile: a tile was probably missed or counted
-        // twice, so the turn order is off. Ask, once per tile.
-        if let (Some(f), false) = (foreign, self.asked_about.contains(&pos)) {
-            self.asked_about.push(pos);
-            let owner = self.players.get(f.colour).map_or("?", |p| p.name.as_str());
-            let whose = &self.players[seat].name;
-            let q = format!(
-                "{owner}'s follower stands on the tile at ({}, {}), laid in {whose}'s turn: was a tile missed?",
-                pos.x, pos.y
-            );
-            self.ask(q.clone());
-            return Ok(Some(Event::Question(q)));
-        }
-        Ok(None)
+        let open = self.open_without_follower().is_some_and(|(p, _)| p == pos);
+        let foreign = reads.iter().find(|f| {
+            f.colour != seat
+                && if inside_only {
+                    well_inside(f.at)
+                } else {
+                    open && spots.iter().any(|s| s.ports.contains(f.port))
+                }
+        });
+        let Some(f) = foreign else {
+            return Ok(None);
+        };
+        self.asked_about.push(pos);
+        let owner = self.players.get(f.colour).map_or("?", |p| p.name.as_str());
+        let whose = &self.players[seat].name;
+        let q = format!(
+            "{owner}'s follower stands on the tile at ({}, {}), laid in {whose}'s turn: was a tile missed?",
+            pos.x, pos.y
+        );
+        self.ask(q.clone());
+        Ok(Some(Event::Question(q)))
     }
 
     /// The open tile at `pos` was read again, as something else: its follower (`before`, on

@@ -7,6 +7,7 @@
 //! just laid. Nothing illegal is ever committed; what cannot be read is listed as a question.
 
 mod bump;
+mod doubts;
 pub mod eval;
 mod followers;
 mod glimpse;
@@ -157,6 +158,8 @@ pub struct Tracker {
     /// How the open tile's cell looked when the tile was read (before its follower came).
     open_look: Option<(Pos, Mat)>,
     questions: Vec<String>,
+    /// Tiles whose shield a figure hid when they were laid.
+    shield_doubts: Vec<doubts::ShieldDoubt>,
 }
 
 impl Tracker {
@@ -207,6 +210,7 @@ impl Tracker {
             open_look: None,
             in_hand: None,
             questions: Vec::new(),
+            shield_doubts: Vec::new(),
         })
     }
 
@@ -422,6 +426,9 @@ impl Tracker {
         self.refresh_colours(frame)?;
         events.extend(self.reread_open_tile(frame)?);
         events.extend(self.look_for_follower(frame)?);
+        let open_before = self
+            .open_without_follower()
+            .map(|(pos, _)| (pos, self.game.current_player().index()));
         // Several tiles may have appeared since the last quiet picture (one missed under a
         // hand): they are committed in the order they appeared, and the players are asked.
         let mut laid = 0;
@@ -440,8 +447,15 @@ impl Tracker {
         }
         // Only in a picture with no new tile: the next player's figure, put down with its tile,
         // may rise into the open tile's cell before it is found in its colour.
+        // Likewise another player's figure on a tile without a follower asks whether a tile was
+        // missed only when no tile came with it, or when it stands well inside that tile.
         if laid == 0 {
+            if let Some(open) = open_before {
+                events.extend(self.foreign_follower(frame, open, false)?);
+            }
             events.extend(self.unseen_follower(frame)?);
+        } else if let Some(before) = open_before {
+            events.extend(self.foreign_follower(frame, before, true)?);
         }
         if laid > 1 {
             let last = self.turns.len() + usize::from(self.open.is_some());
@@ -455,6 +469,7 @@ impl Tracker {
         if laid > 0 && self.in_hand.take().is_some() {
             events.push(Event::InHand { tile: None });
         }
+        events.extend(self.settle_doubts(frame)?);
         events.extend(self.look_for_tile_in_hand(frame)?);
         self.settled += 1;
         Ok(events)

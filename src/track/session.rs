@@ -113,6 +113,11 @@ impl Session {
         Ok(events)
     }
 
+    /// The pictures have ended: the tracker's open doubts become questions.
+    pub fn end_of_pictures(&mut self) -> Vec<Event> {
+        self.tracker.end_of_pictures()
+    }
+
     /// Takes back the last turn.
     pub fn undo(&mut self) -> anyhow::Result<Option<TurnEntry>> {
         let undone = self.tracker.undo()?;

@@ -2,16 +2,18 @@
 //! unsure, and read again while their turn is open.
 
 use opencv::core::Mat;
+use opencv::prelude::*;
 
+use super::doubts::ShieldDoubt;
 use super::revise::KEPT;
 use super::{
     alignments, cell_middle, cell_middle_shifted, changed_share, changed_share_outside,
-    texture_changed, Event, Tracker, NEW_TILE_CHANGE,
+    texture_changed, Event, Tracker,
 };
 use crate::record::TurnEntry;
 use crate::rules::{catalogue, Attr, Dir, EdgeKind, Placement, Pos, Rotation, TileId};
-use crate::vision::locate::{inside, looks_empty, predict, MIN_FIT};
-use crate::vision::rectify::{quad_patch, shifted_quad, Quad, MARGIN_PX};
+use crate::vision::locate::{in_view, looks_empty, predict, MIN_FIT};
+use crate::vision::rectify::{out_of_view, quad_patch, shifted_quad, unseen, Quad, MARGIN_PX};
 use crate::vision::snap::snap_to_edges;
 use crate::vision::terrain::{same_for_the_rules, ColourModel};
 use crate::vision::tile::Candidate;
@@ -70,7 +72,7 @@ fn corner_distance(a: &Quad, b: &Quad) -> f64 {
 
 /// Whether two readings tell the same tile but for its shields: the same edges and as many
 /// features, a different number of pennants.
-fn differ_by_shields(a: &Candidate, b: &Candidate) -> bool {
+pub(super) fn differ_by_shields(a: &Candidate, b: &Candidate) -> bool {
     let cat = catalogue();
     let (ta, tb) = (cat.tile(a.tile), cat.tile(b.tile));
     Dir::ALL
@@ -79,6 +81,11 @@ fn differ_by_shields(a: &Candidate, b: &Candidate) -> bool {
         && ta.features.len() == tb.features.len()
         && ta.count(Attr::Pennant) != tb.count(Attr::Pennant)
 }
+
+/// Share of a frontier cell's middle that may change between quiet pictures with nothing new
+/// there (a neighbour's figure rising into it, its shadow): a change between this and
+/// [`super::NEW_TILE_CHANGE`] (a tile printed much like the table) is read.
+const SLIGHT_CHANGE: f64 = 0.12;
 
 /// Share of a cell's pixels outside its figures that may differ between a glimpse of it and
 /// the still picture for the glimpse to have shown it unhidden (noise and light: a few %).
@@ -119,18 +126,43 @@ fn changed_but_figures(before: &Mat, now: &Mat, mask: &Mat) -> opencv::Result<f6
 }
 
 /// A tile read in a cell.
-struct Reading {
+pub(super) struct Reading {
     /// Candidates, likeliest first.
-    ranked: Vec<crate::vision::tile::Candidate>,
+    pub(super) ranked: Vec<crate::vision::tile::Candidate>,
     /// Where in the patch it was found (pixels from the centred cut).
     shift: [f64; 2],
     /// How well the best candidate fits.
-    fit: f64,
+    pub(super) fit: f64,
     /// Picture to patch.
     to_patch: [[f64; 3]; 3],
     /// The likeliest legal reading of another cut of the cell that fits nearly as well and
     /// tells a different tile.
     rival: Option<Candidate>,
+}
+
+/// A cell cut out of the picture for reading.
+pub(super) struct Cut {
+    /// The patch, with [`MARGIN_PX`] around the cell.
+    patch: Mat,
+    /// Picture to patch.
+    to_patch: [[f64; 3]; 3],
+    /// The figures in it (255).
+    figures: Mat,
+    /// The part of it outside the picture (255), if any.
+    out_of_view: Option<Mat>,
+}
+
+impl Cut {
+    /// Whether figures, or the picture's edge, hide some of the cell.
+    pub(super) fn covered(&self) -> opencv::Result<bool> {
+        Ok(self.out_of_view.is_some() || opencv::core::count_non_zero(&self.figures)? > 0)
+    }
+
+    /// The pixels not seen (255): under figures or outside the picture.
+    fn unseen(&self) -> opencv::Result<Mat> {
+        let both = unseen(Some(&self.figures), self.out_of_view.as_ref())?;
+        both.map_or_else(|| self.figures.try_clone(), Ok)
+    }
 }
 
 impl Reading {
@@ -183,7 +215,8 @@ impl Tracker {
         let (model, table) = (calib.colours.clone(), calib.table);
         let cat = catalogue();
         type Key = (std::cmp::Reverse<u64>, f64);
-        type Doubt = Option<(crate::rules::TileId, Rotation)>;
+        // Another reading to ask about, and whether it differs only by a shield a figure hides.
+        type Doubt = Option<(crate::rules::TileId, Rotation, bool)>;
         let mut best: Option<(Key, Pos, Placement, Quad, Doubt, Vec<Candidate>)> = None;
         let mut revised = Vec::new();
         let frontier = self.game.board().frontier().to_vec();
@@ -193,7 +226,7 @@ impl Tracker {
             let Some(quad) = self.predicted(pos) else {
                 continue;
             };
-            if !inside(&quad, frame) {
+            if !in_view(&quad, frame) {
                 continue;
             }
             let (patch, to_patch) = quad_patch(frame, &quad, MARGIN_PX)?;
@@ -210,22 +243,31 @@ impl Tracker {
                 if change >= WHOLLY_CHANGED {
                     min_fit = WHOLLY_CHANGED_MIN_FIT;
                 }
-                if change < NEW_TILE_CHANGE && !retextured {
+                // A slighter change is a new tile only if the cell no longer looks like the
+                // table and a tile fits it (seed 900 game 1: C, all city, on brown wood).
+                if change < SLIGHT_CHANGE && !retextured {
                     self.frontier_looks.insert(pos, look);
                     self.first_changed.remove(&pos);
                     continue;
                 }
             }
-            let (mask, _) = self.enrolment.find(&patch, &model, 0.03)?;
+            let (figures, _) = self.enrolment.find(&patch, &model, 0.03)?;
+            let cut = Cut {
+                out_of_view: out_of_view(&to_patch, MARGIN_PX, [frame.cols(), frame.rows()])?,
+                patch,
+                to_patch,
+                figures,
+            };
+            let unseen = cut.unseen()?;
             // Changed but like the table, with the table's texture: a shadow. The empty look is
             // kept (or taken, the first time).
-            if !retextured && looks_empty(&patch, &model, &table, Some(&mask))? {
+            if !retextured && looks_empty(&cut.patch, &model, &table, Some(&unseen))? {
                 self.frontier_looks.entry(pos).or_insert(look);
                 self.first_changed.remove(&pos);
                 continue;
             }
             let since = *self.first_changed.entry(pos).or_insert(self.settled);
-            let covered = opencv::core::count_non_zero(&mask)? > 0;
+            let covered = cut.covered()?;
             // How a glimpse of the tile bare since the last still picture differs from it now
             // but for the figures.
             let bare_change = match self
@@ -233,7 +275,7 @@ impl Tracker {
                 .get(&pos)
                 .filter(|b| covered && b.during == self.settled)
             {
-                Some(b) => Some(changed_but_figures(&b.patch, &patch, &mask)?),
+                Some(b) => Some(changed_but_figures(&b.patch, &cut.patch, &unseen)?),
                 None => None,
             };
             let Some(Reading {
@@ -242,14 +284,7 @@ impl Tracker {
                 fit,
                 to_patch,
                 rival,
-            }) = self.read_cell(
-                frame,
-                pos,
-                &quad,
-                (patch, to_patch, mask),
-                (&model, &grey),
-                min_fit,
-            )?
+            }) = self.read_cell(frame, pos, &quad, cut, (&model, &grey), min_fit)?
             else {
                 // Table, shadow or the top of a figure on the next tile: not a tile.
                 continue;
@@ -315,7 +350,7 @@ impl Tracker {
                     .copied())
                 .or(hidden)
                 .or(forbidden)
-                .map(|d| (d.tile, d.rot));
+                .map(|d| (d.tile, d.rot, covered && differ_by_shields(c, &d)));
             // The tile that appeared first was laid first; among those, the best fit.
             let key = (std::cmp::Reverse(since), fit);
             if best.as_ref().is_none_or(|b| key > b.0) {
@@ -336,6 +371,19 @@ impl Tracker {
         }
         let tile = kept[0].tile;
         let mut events = revised;
+        // A doubt about a shield a figure hides waits for a picture that shows it.
+        let (doubt, shield_doubt) = match doubt {
+            Some((tile, rot, true)) => (
+                None,
+                Some(Candidate {
+                    tile,
+                    rot,
+                    probability: 0.0,
+                }),
+            ),
+            Some((tile, rot, false)) => (Some((tile, rot)), None),
+            None => (None, None),
+        };
         if let Some((other, other_rot)) = doubt {
             let q = format!(
                 "is the tile at ({}, {}) {} turned {}° or {} turned {}°?",
@@ -353,6 +401,9 @@ impl Tracker {
         self.close_turn()?;
         self.game.place(tile, placement)?;
         self.quads.insert(pos, quad);
+        if let Some(other) = shield_doubt {
+            self.shield_doubts.push(ShieldDoubt { pos, other });
+        }
         self.open_look = Some((pos, quad_patch(frame, &quad, MARGIN_PX)?.0));
         self.readings.insert(pos, kept);
         self.bare.remove(&pos);
@@ -405,7 +456,7 @@ impl Tracker {
             if self.game.board().is_occupied(next) || self.frontier_looks.contains_key(&next) {
                 continue;
             }
-            let Some(q) = self.predicted(next).filter(|q| inside(q, frame)) else {
+            let Some(q) = self.predicted(next).filter(|q| in_view(q, frame)) else {
                 continue;
             };
             let (patch, _) = quad_patch(frame, &q, MARGIN_PX)?;
@@ -432,7 +483,7 @@ impl Tracker {
         frame: &Mat,
         pos: Pos,
         quad: &Quad,
-        cut: (Mat, [[f64; 3]; 3], Mat),
+        cut: Cut,
         (model, grey): (&ColourModel, &Mat),
         min_fit: f64,
     ) -> anyhow::Result<Option<Reading>> {
@@ -470,7 +521,7 @@ impl Tracker {
         for (i, moved) in tries.enumerate() {
             let cut = match cut.take() {
                 Some(first) => first,
-                None if inside(&moved, frame) => self.cut_cell(frame, &moved, model)?,
+                None if in_view(&moved, frame) => self.cut_cell(frame, &moved, model)?,
                 None => continue,
             };
             let r = self.read_cut(cut, model)?;
@@ -495,7 +546,7 @@ impl Tracker {
         for mut moved in at_edge {
             let mut last_fit = f64::MIN;
             for _ in 0..FOLLOW_SHIFTS {
-                if !inside(&moved, frame) {
+                if !in_view(&moved, frame) {
                     break;
                 }
                 let r = self.read_cut(self.cut_cell(frame, &moved, model)?, model)?;
@@ -529,28 +580,33 @@ impl Tracker {
         Ok(Some(best))
     }
 
-    /// The patch of `frame` cut at `quad` (with the shift search's margin), its picture to
-    /// patch map, and the figures in it.
-    fn cut_cell(
+    /// The cell of `frame` cut at `quad` (with the shift search's margin).
+    pub(super) fn cut_cell(
         &self,
         frame: &Mat,
         quad: &Quad,
         model: &ColourModel,
-    ) -> anyhow::Result<(Mat, [[f64; 3]; 3], Mat)> {
+    ) -> anyhow::Result<Cut> {
         let (patch, to_patch) = quad_patch(frame, quad, MARGIN_PX)?;
-        let (mask, _) = self.enrolment.find(&patch, model, 0.03)?;
-        Ok((patch, to_patch, mask))
+        let (figures, _) = self.enrolment.find(&patch, model, 0.03)?;
+        Ok(Cut {
+            out_of_view: out_of_view(&to_patch, MARGIN_PX, [frame.cols(), frame.rows()])?,
+            patch,
+            to_patch,
+            figures,
+        })
     }
 
-    /// The tile in a cut (patch, picture to patch, figures).
-    fn read_cut(
-        &self,
-        (patch, to_patch, mask): (Mat, [[f64; 3]; 3], Mat),
-        model: &ColourModel,
-    ) -> anyhow::Result<Reading> {
-        let (ranked, shift, fit) =
-            self.recognizer
-                .recognize_located(&patch, MARGIN_PX as usize, model, Some(&mask))?;
+    /// The tile in a cut.
+    pub(super) fn read_cut(&self, cut: Cut, model: &ColourModel) -> anyhow::Result<Reading> {
+        let (ranked, shift, fit) = self.recognizer.recognize_in_view(
+            &cut.patch,
+            MARGIN_PX as usize,
+            model,
+            Some(&cut.figures),
+            cut.out_of_view.as_ref(),
+        )?;
+        let to_patch = cut.to_patch;
         Ok(Reading {
             ranked,
             shift,
@@ -602,11 +658,13 @@ impl Tracker {
             return Ok(Vec::new());
         };
         let model = calib.colours.clone();
-        let (patch, to_patch) = quad_patch(frame, &quad, MARGIN_PX)?;
-        let (mask, _) = self.enrolment.find(&patch, &model, 0.03)?;
-        let (ranked, shift, fit) =
-            self.recognizer
-                .recognize_located(&patch, MARGIN_PX as usize, &model, Some(&mask))?;
+        let Reading {
+            ranked,
+            shift,
+            fit,
+            to_patch,
+            ..
+        } = self.read_cut(self.cut_cell(frame, &quad, &model)?, &model)?;
         if fit < MIN_FIT {
             return Ok(Vec::new());
         }

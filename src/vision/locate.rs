@@ -555,6 +555,15 @@ pub fn inside(quad: &Quad, frame: &Mat) -> bool {
     })
 }
 
+/// Share of a cell that must lie inside the picture for it to be read; the rest counts as
+/// unseen, like the pixels under a figure.
+pub const MIN_IN_VIEW: f64 = 0.7;
+
+/// Whether enough of the cell with corners `quad` lies inside `frame` to be read.
+pub fn in_view(quad: &Quad, frame: &Mat) -> bool {
+    super::rectify::in_view_share(quad, [frame.cols(), frame.rows()]) >= MIN_IN_VIEW
+}
+
 /// Reads every tile connected to the start tile (calibrated at `start`, found again near it:
 /// D at rotation 0).
 /// `table` are the table's colours; `figures` the players' enrolment if known.
@@ -610,7 +619,8 @@ pub fn read_board(
         let cuts = std::iter::once(predicted).chain((snapped != predicted).then_some(snapped));
         let mut best: Option<(f64, Located)> = None;
         for quad in cuts {
-            if !inside(&quad, frame) {
+            // A cell partly past the picture's edge is read from what shows of it.
+            if !in_view(&quad, frame) {
                 continue;
             }
             let (patch, to_patch) = quad_patch(frame, &quad, MARGIN_PX)?;
@@ -618,11 +628,19 @@ pub fn read_board(
                 Some(e) => Some(e.figure_mask(&patch, model, 0.03)?),
                 None => None,
             };
-            if looks_empty(&patch, model, &table, mask.as_ref())? {
+            let out_of_view =
+                super::rectify::out_of_view(&to_patch, MARGIN_PX, [frame.cols(), frame.rows()])?;
+            let unseen = super::rectify::unseen(mask.as_ref(), out_of_view.as_ref())?;
+            if looks_empty(&patch, model, &table, unseen.as_ref())? {
                 continue;
             }
-            let (candidates, shift, fit) =
-                recognizer.recognize_located(&patch, MARGIN_PX as usize, model, mask.as_ref())?;
+            let (candidates, shift, fit) = recognizer.recognize_in_view(
+                &patch,
+                MARGIN_PX as usize,
+                model,
+                mask.as_ref(),
+                out_of_view.as_ref(),
+            )?;
             if fit < MIN_FIT
                 || best.as_ref().is_some_and(|(better, _)| *better >= fit)
                 || !fits_neighbours(&candidates, pos, &out)

@@ -99,6 +99,67 @@ pub fn quad_patch(frame: &Mat, quad: &Quad, margin: i32) -> opencv::Result<(Mat,
     Ok((patch, h))
 }
 
+/// Share of the cell with corners `quad` that lies inside a `size` (width, height) picture,
+/// sampled on a 10 × 10 grid of points.
+pub fn in_view_share(quad: &Quad, size: [i32; 2]) -> f64 {
+    const STEPS: usize = 10;
+    let lerp =
+        |a: [f64; 2], b: [f64; 2], t: f64| [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t];
+    let mut inside = 0;
+    for j in 0..STEPS {
+        for i in 0..STEPS {
+            let (u, v) = (
+                (i as f64 + 0.5) / STEPS as f64,
+                (j as f64 + 0.5) / STEPS as f64,
+            );
+            let p = lerp(lerp(quad[0], quad[1], u), lerp(quad[3], quad[2], u), v);
+            let within = |x: f64, n: i32| x >= 0.0 && x < f64::from(n);
+            inside += usize::from(within(p[0], size[0]) && within(p[1], size[1]));
+        }
+    }
+    inside as f64 / (STEPS * STEPS) as f64
+}
+
+/// The pixels (255) of a patch cut with `margin` by the picture → patch homography
+/// `image_to_patch` that lie outside a `size` picture; `None` where all lie inside.
+pub fn out_of_view(
+    image_to_patch: &[[f64; 3]; 3],
+    margin: i32,
+    size: [i32; 2],
+) -> opencv::Result<Option<Mat>> {
+    let back = invert_homography(image_to_patch);
+    let side = PATCH_PX + 2 * margin;
+    let mut mask = Mat::zeros(side, side, opencv::core::CV_8UC1)?.to_mat()?;
+    let mut any = false;
+    let bytes = mask.data_bytes_mut()?;
+    for y in 0..side {
+        for x in 0..side {
+            let p = apply_homography(&back, [f64::from(x) + 0.5, f64::from(y) + 0.5]);
+            let out = !(p[0] >= 0.0
+                && p[1] >= 0.0
+                && p[0] < f64::from(size[0])
+                && p[1] < f64::from(size[1]));
+            if out {
+                bytes[(y * side + x) as usize] = 255;
+                any = true;
+            }
+        }
+    }
+    Ok(any.then_some(mask))
+}
+
+/// The pixels of a patch not seen (255): under `figures` or `out_of_view`.
+pub fn unseen(figures: Option<&Mat>, out_of_view: Option<&Mat>) -> opencv::Result<Option<Mat>> {
+    match (figures, out_of_view) {
+        (Some(f), Some(o)) => {
+            let mut both = Mat::default();
+            opencv::core::bitwise_or(f, o, &mut both, &opencv::core::no_array())?;
+            Ok(Some(both))
+        }
+        (f, o) => f.or(o).map(Mat::try_clone).transpose(),
+    }
+}
+
 /// Tile units (0–1, north up) of a point of a patch cut with `margin` whose tile was found at
 /// `shift`.
 pub fn patch_to_tile(p: [f64; 2], margin: i32, shift: [f64; 2]) -> [f32; 2] {
@@ -120,4 +181,49 @@ pub fn shifted_quad(image_to_patch: &[[f64; 3]; 3], margin: i32, shift: [f64; 2]
         [lo, lo + cell],
     ];
     corners.map(|c| apply_homography(&back, [c[0] + shift[0], c[1] + shift[1]]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 100-pixel cell, axis-aligned, with its north-west corner at (x, y).
+    fn cell_at(x: f64, y: f64) -> Quad {
+        [
+            [x, y],
+            [x + 100.0, y],
+            [x + 100.0, y + 100.0],
+            [x, y + 100.0],
+        ]
+    }
+
+    #[test]
+    fn a_cell_half_past_the_right_edge_is_half_in_view() {
+        let size = [640, 480];
+        assert_eq!(in_view_share(&cell_at(100.0, 100.0), size), 1.0);
+        assert_eq!(in_view_share(&cell_at(590.0, 100.0), size), 0.5);
+        assert_eq!(in_view_share(&cell_at(700.0, 100.0), size), 0.0);
+    }
+
+    #[test]
+    fn the_part_of_a_patch_past_the_picture_s_edge_is_out_of_view() {
+        let frame =
+            Mat::new_rows_cols_with_default(480, 640, opencv::core::CV_8UC3, Scalar::all(0.0))
+                .unwrap();
+        let (_, inside) = quad_patch(&frame, &cell_at(100.0, 100.0), MARGIN_PX).unwrap();
+        assert!(out_of_view(&inside, MARGIN_PX, [640, 480])
+            .unwrap()
+            .is_none());
+
+        // Half the cell lies past the bottom edge: the patch's lower half is out of view, its
+        // upper half not.
+        let (_, half) = quad_patch(&frame, &cell_at(100.0, 430.0), MARGIN_PX).unwrap();
+        let mask = out_of_view(&half, MARGIN_PX, [640, 480]).unwrap().unwrap();
+        let side = PATCH_PX + 2 * MARGIN_PX;
+        let at = |x: i32, y: i32| *mask.at_2d::<u8>(y, x).unwrap();
+        assert_eq!(at(side / 2, MARGIN_PX + 2), 0);
+        assert_eq!(at(side / 2, side - 2), 255);
+        let out = opencv::core::count_non_zero(&mask).unwrap() as f64 / f64::from(side * side);
+        assert!((0.35..0.65).contains(&out), "{out}");
+    }
 }

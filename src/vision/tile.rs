@@ -115,7 +115,22 @@ impl TileRecognizer {
         model: &ColourModel,
         figures: Option<&Mat>,
     ) -> opencv::Result<(Vec<Candidate>, [f64; 2], f64)> {
-        let map = ClassMap::new(patch, model, figures)?;
+        self.recognize_in_view(patch, margin, model, figures, None)
+    }
+
+    /// [`Self::recognize_located`] for a cell partly outside the picture: pixels under
+    /// `out_of_view` (255) were not seen, like those under figures, but hold none.
+    pub fn recognize_in_view(
+        &self,
+        patch: &Mat,
+        margin: usize,
+        model: &ColourModel,
+        figures: Option<&Mat>,
+        out_of_view: Option<&Mat>,
+    ) -> opencv::Result<(Vec<Candidate>, [f64; 2], f64)> {
+        let unseen = super::rectify::unseen(figures, out_of_view)?;
+        let unseen = unseen.as_ref();
+        let map = ClassMap::new(patch, model, unseen)?;
         let side = map.width().min(map.height()).saturating_sub(2 * margin);
         let centred = map.grid(margin, margin, side);
         let looks = self.looks(model);
@@ -180,7 +195,7 @@ impl TileRecognizer {
             .map(|&k| similarity(&grid, &looks[k]))
             .fold(f64::MIN, f64::max);
         let fit = fitted / f64::from(seen.max(1.0));
-        let shields = ShieldMap::new(patch, figures, model.light_balance())?
+        let shields = ShieldMap::new(patch, unseen, model.light_balance())?
             .with_min_blob(model.shield_blob());
         let edges =
             EdgeEvidence::observe(&map, best.1, best.2, side).with_road_full(model.road_full());
