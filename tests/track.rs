@@ -864,3 +864,22 @@ fn the_next_player_s_follower_rising_into_the_open_tile_s_cell_asks_nothing() {
         tracker.questions()
     );
 }
+
+#[test]
+fn a_follower_glimpsed_standing_still_while_a_hand_moved_near_it_is_not_asked_about() {
+    // A filmed game (eval track's seed 6100, game 2): Red's follower on the road H completes at
+    // (0, -1), scored and taken back before the table was still. Each glimpse of it had a hand
+    // moving nearby, but three showed it at the same spot: it stood there, and the players
+    // were asked all the same.
+    let (truth, tracker) = track_film(6100 * 7_919 + 2);
+    assert!(
+        turn_right(&truth, &tracker, 2),
+        "{:?}",
+        tracker.turns().get(2)
+    );
+    assert!(
+        !tracker.questions().iter().any(|q| q.contains("(0, -1)")),
+        "{:?}",
+        tracker.questions()
+    );
+}

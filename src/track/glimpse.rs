@@ -29,6 +29,28 @@ fn stands_inside(blob: &Blob, rise: [f64; 2]) -> bool {
 /// unexplained: a sleeve resting on the cell, not a tile.
 const UNEXPLAINED: f64 = 1e-3;
 
+/// Glimpses that must show a figure at the same spot for it to count as put down though a hand
+/// moved near it in each (a figure carried moves with the hand).
+const STEADY_SIGHTINGS: usize = 3;
+/// How far apart (patch pixels) the feet of a figure standing still may be read.
+const STEADY_PX: f64 = 5.0;
+
+/// Whether the figure of the player in `seat` that `seen` shows stands at the same spot in
+/// [`STEADY_SIGHTINGS`] of the `sightings` (those of one cell, cut alike).
+fn steady(sightings: &[&Sighting], seen: &Sighting, seat: usize) -> bool {
+    let Some(mine) = seen.followers.iter().find(|f| f.colour == seat) else {
+        return false;
+    };
+    let near = |f: &FollowerRead| {
+        f.colour == seat && (f.foot[0] - mine.foot[0]).hypot(f.foot[1] - mine.foot[1]) <= STEADY_PX
+    };
+    sightings
+        .iter()
+        .filter(|g| g.followers.iter().any(near))
+        .count()
+        >= STEADY_SIGHTINGS
+}
+
 /// The part of a cell's `quad` (a third of its size) around `point` (frame pixels).
 fn around(quad: &Quad, point: [f64; 2]) -> Quad {
     quad.map(|c| {
@@ -289,16 +311,22 @@ impl Tracker {
         // port is on the board, whichever of them the glimpse read. The latest glimpse showing
         // the player's follower counts (others may show only figures of other tiles).
         let settled = self.settled;
-        for seen in sightings.iter().rev().filter(|g| {
-            g.tile == placed.tile
-                && same_for_the_rules(g.tile, g.rot, placed.placement.rot)
-                && g.during == settled
-        }) {
+        let seat = self.game.current_player().index();
+        let matching: Vec<&Sighting> = sightings
+            .iter()
+            .filter(|g| {
+                g.tile == placed.tile
+                    && same_for_the_rules(g.tile, g.rot, placed.placement.rot)
+                    && g.during == settled
+            })
+            .collect();
+        for seen in matching.iter().rev() {
             let Some(event) = self.deploy_mine(&seen.followers, true)? else {
                 continue;
             };
-            // Seen only while a hand moved near it: likely, but the players are asked.
-            if !seen.clear {
+            // Seen only while a hand moved near it: likely, but the players are asked, unless
+            // it stood at the same spot in several glimpses (a carried figure moves).
+            if !seen.clear && !steady(&matching, seen, seat) {
                 let q = format!(
                     "did {} put a follower on the tile at ({}, {}), scored and taken back at once? \
                      It was seen only while hands moved",
