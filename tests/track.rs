@@ -744,6 +744,26 @@ fn a_hand_held_still_over_a_new_tile_is_not_read_as_the_tile() {
     );
 }
 
+/// Fails unless the tracker took turn `index` (from 0) as it was played.
+fn assert_turn_right(truth: &meeplecam::record::Record, tracker: &Tracker, index: usize) {
+    assert!(
+        turn_right(truth, tracker, index),
+        "turn {}: {:?} tracked as {:?}",
+        index + 1,
+        truth.turns.get(index),
+        tracker.turns().get(index)
+    );
+}
+
+/// Fails if the players were asked a question containing `words`.
+fn assert_not_asked(tracker: &Tracker, words: &str) {
+    assert!(
+        !tracker.questions().iter().any(|q| q.contains(words)),
+        "{:?}",
+        tracker.questions()
+    );
+}
+
 /// Whether the tracker took turn `index` (from 0) as it was played.
 fn turn_right(truth: &meeplecam::record::Record, tracker: &Tracker, index: usize) -> bool {
     match (truth.turns.get(index), tracker.turns().get(index)) {
@@ -797,11 +817,7 @@ fn a_city_wall_does_not_squeeze_the_cut_of_a_tile_onto_its_city() {
     // with a shield) at (3, -2). Snapped onto the picture's edges, the cut's south side moved
     // onto the city's wall: the city alone fitted C best, and R was committed and asked about.
     let (truth, tracker) = track_film(4400 * 7_919 + 19);
-    assert!(
-        turn_right(&truth, &tracker, 18),
-        "{:?}",
-        tracker.turns().get(18)
-    );
+    assert_turn_right(&truth, &tracker, 18);
 }
 
 #[test]
@@ -825,16 +841,8 @@ fn a_tile_partly_past_the_picture_s_edge_is_read() {
     // corner outside the picture were never read: the tile was missed and the turn order lost
     // (21 of 30 turns right, three questions).
     let (truth, tracker) = track_film(2900 * 7_919 + 7);
-    assert!(
-        turn_right(&truth, &tracker, 21),
-        "{:?}",
-        tracker.turns().get(21)
-    );
-    assert!(
-        !tracker.questions().iter().any(|q| q.contains("missed")),
-        "{:?}",
-        tracker.questions()
-    );
+    assert_turn_right(&truth, &tracker, 21);
+    assert_not_asked(&tracker, "missed");
 }
 
 #[test]
@@ -843,11 +851,7 @@ fn an_all_city_tile_coloured_like_the_wooden_table_changes_its_cell_enough_to_be
     // on brown wood changed a fifth of its cell, under the share taken for a new tile: the
     // cell's look was updated to the tile, which was never read (12 of 30 turns right).
     let (truth, tracker) = track_film(900 * 7_919 + 1);
-    assert!(
-        turn_right(&truth, &tracker, 12),
-        "{:?}",
-        tracker.turns().get(12)
-    );
+    assert_turn_right(&truth, &tracker, 12);
 }
 
 #[test]
@@ -858,11 +862,7 @@ fn the_next_player_s_follower_rising_into_the_open_tile_s_cell_asks_nothing() {
     // a tile was missed.
     let (truth, tracker) = track_film(900 * 7_919 + 3);
     assert!(turn_right(&truth, &tracker, 0) && turn_right(&truth, &tracker, 1));
-    assert!(
-        !tracker.questions().iter().any(|q| q.contains("missed")),
-        "{:?}",
-        tracker.questions()
-    );
+    assert_not_asked(&tracker, "missed");
 }
 
 #[test]
@@ -872,14 +872,6 @@ fn a_follower_glimpsed_standing_still_while_a_hand_moved_near_it_is_not_asked_ab
     // moving nearby, but three showed it at the same spot: it stood there, and the players
     // were asked all the same.
     let (truth, tracker) = track_film(6100 * 7_919 + 2);
-    assert!(
-        turn_right(&truth, &tracker, 2),
-        "{:?}",
-        tracker.turns().get(2)
-    );
-    assert!(
-        !tracker.questions().iter().any(|q| q.contains("(0, -1)")),
-        "{:?}",
-        tracker.questions()
-    );
+    assert_turn_right(&truth, &tracker, 2);
+    assert_not_asked(&tracker, "(0, -1)");
 }
