@@ -293,6 +293,23 @@ fn a_city_tile_printed_much_like_the_wooden_table_is_committed() {
     );
 }
 
+/// Ann lays Q (a three-sided city with a shield) north of the start tile, and her follower
+/// stands on the city over the shield before the table is still. Returns the tile and figure.
+fn q_laid_with_its_follower_over_the_shield(
+    table: &mut Table,
+    tracker: &mut Tracker,
+    start: TileOnTable,
+) -> (TileOnTable, MeepleOnTable) {
+    let q = tile("Q", 0, -1, Rotation::R180);
+    let meeple = MeepleOnTable::on(&q, "S".parse().unwrap(), Colour::Red, Figure::Normal, 1.6)
+        .expect("a follower spot on the city");
+    let reaching = table.shoot(&[start, q], &[meeple], Some(arm(400.0, 300.0)));
+    feed(tracker, &reaching, 1);
+    let laid = table.shoot(&[start, q], &[meeple], None);
+    feed(tracker, &laid, 5);
+    (q, meeple)
+}
+
 #[test]
 fn a_shield_hidden_by_the_follower_laid_with_its_tile_is_asked_about() {
     let mut table = Table::new();
@@ -303,13 +320,7 @@ fn a_shield_hidden_by_the_follower_laid_with_its_tile_is_asked_about() {
     // over the shield before the table is still: the picture cannot tell Q from R. (The cut
     // snapped to the edges seen here slid onto the city of the start tile below, and read as
     // all city, C, fitting as well as the cut the grid predicts.)
-    let q = tile("Q", 0, -1, Rotation::R180);
-    let meeple = MeepleOnTable::on(&q, "S".parse().unwrap(), Colour::Red, Figure::Normal, 1.6)
-        .expect("a follower spot on the city");
-    let reaching = table.shoot(&[start, q], &[meeple], Some(arm(400.0, 300.0)));
-    feed(&mut tracker, &reaching, 1);
-    let laid = table.shoot(&[start, q], &[meeple], None);
-    feed(&mut tracker, &laid, 5);
+    q_laid_with_its_follower_over_the_shield(&mut table, &mut tracker, start);
     // Nothing shows the shield before the pictures end.
     tracker.end_of_pictures();
 
@@ -335,13 +346,7 @@ fn a_shield_a_follower_hid_is_read_once_the_follower_is_gone_and_nothing_is_aske
     // As above: Q north of the start tile, its follower over the shield before the table is
     // still. The tile reads R (three of them in the box to one Q) or Q: a doubt the players
     // are not asked about yet.
-    let q = tile("Q", 0, -1, Rotation::R180);
-    let meeple = MeepleOnTable::on(&q, "S".parse().unwrap(), Colour::Red, Figure::Normal, 1.6)
-        .expect("a follower spot on the city");
-    let reaching = table.shoot(&[start, q], &[meeple], Some(arm(400.0, 300.0)));
-    feed(&mut tracker, &reaching, 1);
-    let laid = table.shoot(&[start, q], &[meeple], None);
-    feed(&mut tracker, &laid, 5);
+    let (q, meeple) = q_laid_with_its_follower_over_the_shield(&mut table, &mut tracker, start);
     // Bob lays a straight road west of the start tile: Ann's turn is over.
     let u = tile("U", -1, 0, Rotation::R0);
     let next = table.shoot(&[start, q, u], &[meeple], None);

@@ -129,17 +129,24 @@ pub fn out_of_view(
 ) -> opencv::Result<Option<Mat>> {
     let back = invert_homography(image_to_patch);
     let side = PATCH_PX + 2 * margin;
+    let outside = |x: f64, y: f64| {
+        let p = apply_homography(&back, [x, y]);
+        !(p[0] >= 0.0 && p[1] >= 0.0 && p[0] < f64::from(size[0]) && p[1] < f64::from(size[1]))
+    };
+    // The patch is a convex quad in the picture: inside if its corners are (most cells).
+    let far = f64::from(side);
+    if ![(0.0, 0.0), (far, 0.0), (far, far), (0.0, far)]
+        .iter()
+        .any(|&(x, y)| outside(x, y))
+    {
+        return Ok(None);
+    }
     let mut mask = Mat::zeros(side, side, opencv::core::CV_8UC1)?.to_mat()?;
     let mut any = false;
     let bytes = mask.data_bytes_mut()?;
     for y in 0..side {
         for x in 0..side {
-            let p = apply_homography(&back, [f64::from(x) + 0.5, f64::from(y) + 0.5]);
-            let out = !(p[0] >= 0.0
-                && p[1] >= 0.0
-                && p[0] < f64::from(size[0])
-                && p[1] < f64::from(size[1]));
-            if out {
+            if outside(f64::from(x) + 0.5, f64::from(y) + 0.5) {
                 bytes[(y * side + x) as usize] = 255;
                 any = true;
             }
