@@ -880,3 +880,55 @@ fn a_follower_glimpsed_standing_still_while_a_hand_moved_near_it_is_not_asked_ab
     assert_turn_right(&truth, &tracker, 2);
     assert_not_asked(&tracker, "(0, -1)");
 }
+
+#[test]
+fn a_shield_glimpsed_between_the_arm_laying_its_tile_and_the_arm_bringing_its_follower_is_read() {
+    // A filmed game (eval track's seed 5300, game 7): Red laid N at (0, 4), at the picture's
+    // edge on Red's own side, and put a knight over where M's shield would be. The tile lay
+    // bare in one frame only, between the arm leaving and coming back (never still from one
+    // frame to the next), and the players were asked whether it was N or M.
+    let (truth, tracker) = track_film(5300 * 7_919 + 7);
+    assert_turn_right(&truth, &tracker, 24);
+    assert_not_asked(&tracker, "(0, 4)");
+}
+
+#[test]
+fn a_glimpse_with_an_arm_coloured_like_the_table_over_the_tile_does_not_overrule_the_picture() {
+    // A filmed game (eval track's seed 1100, game 0): Green laid J at (-4, -1) on brown wood
+    // and put a follower on it. A glimpse of the tile with the player's arm, as brown as the
+    // table, over its western part read P (a city there) for sure; the still picture, the
+    // follower aside, shows J's road there.
+    let (truth, tracker) = track_film(1100 * 7_919);
+    assert_turn_right(&truth, &tracker, 14);
+}
+
+#[test]
+fn a_glimpse_of_the_hand_bringing_the_follower_over_the_shield_does_not_read_as_no_shield() {
+    // A filmed game (eval track's seed 7300, game 18): Red laid M at (2, 1) and put a knight
+    // over its shield. The last glimpse before the figure showed, the hand holding it over the
+    // shield, read N (the same city without one), and N was committed without a question.
+    let (truth, tracker) = track_film(7300 * 7_919 + 18);
+    assert_turn_right(&truth, &tracker, 4);
+}
+
+#[test]
+fn a_follower_s_base_read_as_a_road_s_end_does_not_overrule_a_glimpse_of_the_tile_bare() {
+    // A filmed game (eval track's seed 4400, game 13): Red laid U (a straight road) at (-4, 2)
+    // and put a follower on its road. Under the figure the still picture read W (a road's end
+    // where the figure's base stands), at 998 to 2 against U; three glimpses of the tile bare
+    // read U.
+    let (truth, tracker) = track_film(4400 * 7_919 + 13);
+    assert_turn_right(&truth, &tracker, 28);
+    assert_not_asked(&tracker, "(-4, 2)");
+}
+
+#[test]
+fn a_knight_on_a_city_running_across_its_tile_is_not_asked_about() {
+    // A filmed game (eval track's seed 900, game 2): Blue's knight on G's city at (-1, 3). G
+    // read turned 180° from how it lay (the same tile for the rules) put the city's spot on
+    // the other side, 0.4 of a tile from the figure, and the players were asked whether it
+    // was a farmer in the field.
+    let (truth, tracker) = track_film(900 * 7_919 + 2);
+    assert_not_asked(&tracker, "(-1, 3)");
+    assert!((0..30).all(|i| turn_right(&truth, &tracker, i)));
+}

@@ -3,14 +3,15 @@
 use opencv::core::Mat;
 use opencv::prelude::*;
 
+use super::tiles::{changed_but_figures, GLIMPSE_ALIKE};
 use super::{cell_middle, changed_share, Event, Tracker, MOTION_LEVEL, NEW_TILE_CHANGE};
 use crate::rules::board::PlacedTile;
 use crate::rules::{Figure, FollowerSpot, Pos, Rotation, TileId};
 use crate::sim::camera::{apply_homography, invert_homography};
 use crate::vision::figures::Blob;
-use crate::vision::locate::{inside, MIN_FIT};
+use crate::vision::locate::{in_view, inside, MIN_FIT};
 use crate::vision::meeples::{read_followers, standing_foot, well_inside, FollowerRead};
-use crate::vision::rectify::{patch_to_tile, quad_patch, Quad, MARGIN_PX};
+use crate::vision::rectify::{out_of_view, patch_to_tile, quad_patch, Quad, MARGIN_PX};
 use crate::vision::terrain::{same_for_the_rules, ColourModel};
 use crate::vision::tile::Candidate;
 
@@ -80,13 +81,19 @@ enum Seen {
 
 /// A new tile glimpsed with no figure on it while hands moved elsewhere.
 pub(super) struct BareGlimpse {
-    /// Readings, likeliest first.
-    pub(super) ranked: Vec<Candidate>,
     /// The still pictures read before it (it counts only until the next).
     pub(super) during: u64,
     /// The cell's patch as glimpsed.
     pub(super) patch: Mat,
+    /// The part of the patch past the picture's edge, if any.
+    out_of_view: Option<Mat>,
+    /// Whether the whole cell was still since the frame before.
+    still: bool,
 }
+
+/// Bare glimpses kept per cell between two still pictures (the latest): a tile lies bare
+/// between the arm laying it and the arm bringing its follower for a few frames.
+const BARE_KEPT: usize = 12;
 
 /// A new tile glimpsed with a figure on it while hands moved elsewhere.
 pub(super) struct Sighting {
@@ -139,15 +146,18 @@ impl Tracker {
             events.extend(self.deploy_mine(&reads, true)?);
         }
         let frontier = self.game.board().frontier().to_vec();
+        // Whether an arm reaches into the picture, once asked.
+        let mut arm = None;
         for pos in frontier {
             let Some(quad) = self.predicted(pos) else {
                 continue;
             };
-            if !inside(&quad, frame) {
+            // A cell partly past the picture's edge is glimpsed only bare.
+            if !in_view(&quad, frame) {
                 continue;
             }
             let whole = still(&quad)?;
-            match self.sighting(frame, pos, &quad, whole)? {
+            match self.sighting(frame, pos, &quad, whole, inside(&quad, frame))? {
                 Some(Seen::Figured(seen, feet)) => {
                     let mut clear = true;
                     for at in feet {
@@ -176,7 +186,24 @@ impl Tracker {
                     }
                 }
                 Some(Seen::Bare(glimpse)) => {
-                    self.bare.insert(pos, glimpse);
+                    // A cell changing from the last frame may have a hand over part of it that
+                    // hides a tile's end only as a figure would: such a glimpse counts only
+                    // with no arm reaching into the picture.
+                    if !whole {
+                        let arm = match arm {
+                            Some(arm) => arm,
+                            None => *arm.insert(self.arm_in_view(frame)?),
+                        };
+                        if arm {
+                            continue;
+                        }
+                    }
+                    let kept = self.bare.entry(pos).or_default();
+                    kept.retain(|g| g.during == glimpse.during);
+                    if kept.len() == BARE_KEPT {
+                        kept.remove(0);
+                    }
+                    kept.push(glimpse);
                 }
                 None => {}
             }
@@ -208,14 +235,16 @@ impl Tracker {
     }
 
     /// A new tile glimpsed on frontier cell `pos`: with a figure on it, its likeliest legal
-    /// reading and the followers on it; with none (once per still picture, and only if the
-    /// whole cell is `still`), its readings.
+    /// reading and the followers on it; with none, its patch (a hand may move over part of it:
+    /// it counts only if it shows the cell as the next still picture does). A cell not wholly
+    /// `in_picture` is glimpsed only bare.
     fn sighting(
         &self,
         frame: &Mat,
         pos: Pos,
         quad: &Quad,
         still: bool,
+        in_picture: bool,
     ) -> anyhow::Result<Option<Seen>> {
         let Some(calib) = &self.calibration else {
             return Ok(None);
@@ -226,7 +255,7 @@ impl Tracker {
                 return Ok(None);
             }
         }
-        let (mask, blobs) = self.enrolment.find(&patch, &calib.colours, 0.03)?;
+        let (_, blobs) = self.enrolment.find(&patch, &calib.colours, 0.03)?;
         // Figures in the margin or on the cell's edge stand on the neighbours: the tile itself
         // is bare. (The viewpoint is fitted only where there are figures.)
         let rise = if blobs.is_empty() {
@@ -235,33 +264,16 @@ impl Tracker {
             self.rise(pos)?
         };
         if !blobs.iter().any(|b| stands_inside(b, rise)) {
-            if !still
-                || self
-                    .bare
-                    .get(&pos)
-                    .is_some_and(|b| b.during == self.settled)
-            {
-                return Ok(None);
-            }
-            let (ranked, _, fit) = self.recognizer.recognize_located(
-                &patch,
-                MARGIN_PX as usize,
-                &calib.colours,
-                Some(&mask),
-            )?;
-            // A sleeve resting on the cell is still and bare too, but no tile the rules allow
-            // here explains it.
-            let explained = ranked
-                .iter()
-                .find(|c| self.allows(c, pos))
-                .is_some_and(|c| c.probability >= UNEXPLAINED);
-            return Ok(
-                (fit >= MIN_FIT && explained).then_some(Seen::Bare(BareGlimpse {
-                    ranked,
-                    during: self.settled,
-                    patch,
-                })),
-            );
+            let size = [frame.cols(), frame.rows()];
+            return Ok(Some(Seen::Bare(BareGlimpse {
+                during: self.settled,
+                out_of_view: out_of_view(&to_patch, MARGIN_PX, size)?,
+                patch,
+                still,
+            })));
+        }
+        if !in_picture {
+            return Ok(None);
         }
         let Some(Figured {
             blobs,
@@ -292,6 +304,55 @@ impl Tracker {
             },
             feet,
         )))
+    }
+
+    /// The readings of the tile new at `pos` from each glimpse of it bare since the last still
+    /// picture that shows the cell as `now` does but for the figures under `unseen` (a hand
+    /// held still over the whole cell may read as a city, and the tile may still have been in
+    /// the hand, a little off its cell), earliest first, where it shows a tile the rules allow
+    /// there.
+    pub(super) fn bare_readings(
+        &self,
+        pos: Pos,
+        now: &Mat,
+        unseen: &Mat,
+    ) -> anyhow::Result<Vec<Vec<Candidate>>> {
+        let Some(calib) = &self.calibration else {
+            return Ok(Vec::new());
+        };
+        let mut readings = Vec::new();
+        // Those of a cell still from the frame before first (no hand moving over it then).
+        let mut glimpses: Vec<&BareGlimpse> = self
+            .bare
+            .get(&pos)
+            .into_iter()
+            .flatten()
+            .filter(|g| g.during == self.settled)
+            .collect();
+        glimpses.sort_by_key(|g| !g.still);
+        for glimpse in glimpses {
+            if changed_but_figures(&glimpse.patch, now, unseen)? > GLIMPSE_ALIKE {
+                continue;
+            }
+            let (mask, _) = self.enrolment.find(&glimpse.patch, &calib.colours, 0.03)?;
+            let (ranked, _, fit) = self.recognizer.recognize_in_view(
+                &glimpse.patch,
+                MARGIN_PX as usize,
+                &calib.colours,
+                Some(&mask),
+                glimpse.out_of_view.as_ref(),
+            )?;
+            // A sleeve resting on the cell is still and bare too, but no tile the rules allow
+            // here explains it.
+            let explained = ranked
+                .iter()
+                .find(|c| self.allows(c, pos))
+                .is_some_and(|c| c.probability >= UNEXPLAINED);
+            if fit >= MIN_FIT && explained {
+                readings.push(ranked);
+            }
+        }
+        Ok(readings)
     }
 
     /// The follower glimpsed on the open tile before it was committed, if the tile was read the

@@ -154,7 +154,7 @@ pub struct Tracker {
     /// New tiles with a figure on them glimpsed while hands moved, by cell, oldest first.
     glimpsed: BTreeMap<Pos, Vec<glimpse::Sighting>>,
     /// New tiles glimpsed with no figure on them while hands moved, by cell.
-    bare: BTreeMap<Pos, glimpse::BareGlimpse>,
+    bare: BTreeMap<Pos, Vec<glimpse::BareGlimpse>>,
     /// How the open tile's cell looked when the tile was read (before its follower came).
     open_look: Option<(Pos, Mat)>,
     questions: Vec<String>,
@@ -315,7 +315,7 @@ impl Tracker {
     /// Whether an arm reaches into the picture (`frame`): a change since the last picture read
     /// that touches the picture's border and is bigger than a tile (but not most of the
     /// picture, which is the light or the camera moving), and does not show the table now.
-    fn arm_in_view(&self, frame: &Mat) -> opencv::Result<bool> {
+    pub(super) fn arm_in_view(&self, frame: &Mat) -> opencv::Result<bool> {
         let (Some(now), Some(before), Some(calib)) =
             (&self.previous, &self.read_small, &self.calibration)
         else {

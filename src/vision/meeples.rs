@@ -2,9 +2,9 @@
 
 use super::figures::Blob;
 use super::rectify::{patch_to_tile, INSET, PATCH_PX};
-use super::terrain::label_at;
+use super::terrain::{label_at, same_for_the_rules};
 use crate::geometry::TileShape;
-use crate::rules::{catalogue, Dir, FeatureKind, Port, Pos, Rotation, TileId};
+use crate::rules::{catalogue, Dir, FeatureKind, Port, PortSet, Pos, Rotation, TileId};
 
 /// A follower read off a tile.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -116,53 +116,60 @@ pub fn read_followers(
             let foot_px = standing_foot(b, rise);
             let foot = patch_to_tile(foot_px, margin, shift);
             let shape = TileShape::of(tile);
-            let on_foot = usize::from(label_at(labels, foot, rot));
-            let on_centre = usize::from(label_at(labels, centre, rot));
-            let mut scored: Vec<(f32, _)> = ty
-                .features
-                .iter()
-                .zip(&shape.features)
-                .enumerate()
-                .map(|(i, (f, s))| {
+            // A tile the rules cannot tell from itself turned (G, U, …) may lie either way:
+            // each feature counts at the nearest of its spots.
+            let mut scored: Vec<(f32, FeatureKind, PortSet)> = Vec::new();
+            for turn in Rotation::ALL
+                .into_iter()
+                .filter(|&r| same_for_the_rules(tile, rot, r))
+            {
+                let on_foot = usize::from(label_at(labels, foot, turn));
+                let on_centre = usize::from(label_at(labels, centre, turn));
+                for (i, (f, s)) in ty.features.iter().zip(&shape.features).enumerate() {
                     let lying = f.kind == FeatureKind::Field;
                     let (at, on) = if lying {
                         (centre, on_centre)
                     } else {
                         (foot, on_foot)
                     };
-                    let a = crate::geometry::rotate(s.anchor, rot);
+                    let a = crate::geometry::rotate(s.anchor, turn);
                     let mut d = (a[0] - at[0]).hypot(a[1] - at[1]);
                     // A farmer lies anywhere on its field, not only near the field's spot.
                     if lying && i == on {
                         d = d.min(FIELD_ANYWHERE);
                     }
                     // Standing (or lying) on the feature's own area counts for a little.
-                    (if i == on { d - 0.08 } else { d }, f)
-                })
-                .collect();
+                    let d = if i == on { d - 0.08 } else { d };
+                    let ports = f.ports.rotated(turn);
+                    match scored.iter_mut().find(|(_, _, p)| *p == ports) {
+                        Some(seen) => seen.0 = seen.0.min(d),
+                        None => scored.push((d, f.kind, ports)),
+                    }
+                }
+            }
             scored.sort_by(|a, b| a.0.total_cmp(&b.0));
-            let (best, feature) = *scored.first()?;
-            let port = feature.ports.rotated(rot).iter().next()?;
+            let (best, kind, ports) = *scored.first()?;
+            let port = ports.iter().next()?;
             // About as near another feature's spot, or standing far from its own spot with a
             // field's about as near: where it stands is unsure (a farmer lying beside a road
             // can look like a figure standing on it).
-            let lying_maybe = feature.kind != FeatureKind::Field && f64::from(best) > FAR_FROM_SPOT;
+            let lying_maybe = kind != FeatureKind::Field && f64::from(best) > FAR_FROM_SPOT;
             let doubt = scored
                 .get(1)
-                .filter(|(d, _)| f64::from(*d - best) < SURE_NEARER)
+                .filter(|(d, _, _)| f64::from(*d - best) < SURE_NEARER)
                 .or_else(|| {
-                    scored.iter().find(|(d, f)| {
+                    scored.iter().find(|(d, k, _)| {
                         lying_maybe
-                            && f.kind == FeatureKind::Field
+                            && *k == FeatureKind::Field
                             && f64::from(*d - best) < FARMER_WITHIN
                     })
                 })
-                .and_then(|(_, f)| f.ports.rotated(rot).iter().next());
+                .and_then(|(_, _, ports)| ports.iter().next());
             Some(FollowerRead {
                 colour: b.colour,
                 port,
-                kind: feature.kind,
-                lying: feature.kind == FeatureKind::Field,
+                kind,
+                lying: kind == FeatureKind::Field,
                 foot: foot_px,
                 at: foot,
                 doubt,
@@ -211,6 +218,36 @@ mod tests {
             true,
         );
         assert!(read.is_empty(), "{read:?}");
+    }
+
+    #[test]
+    fn a_figure_on_a_tile_the_rules_cannot_tell_from_itself_turned_stands_at_either_spot() {
+        // G, a city running across the tile, read at 0° where it lies turned 180°: the same
+        // tile for the rules, but its city's spot lies on the other side. A knight standing
+        // there (seen from straight above) is on the city, beyond doubt.
+        let g = catalogue().tile_id("G").unwrap();
+        let city = catalogue()
+            .tile(g)
+            .features
+            .iter()
+            .position(|f| f.kind == FeatureKind::City)
+            .unwrap();
+        let spot = crate::geometry::rotate(TileShape::of(g).features[city].anchor, Rotation::R180);
+        let scale = f64::from(PATCH_PX) / (1.0 - 2.0 * INSET);
+        let margin = 8;
+        let to_patch = |v: f32| f64::from(margin) + (f64::from(v) - INSET) * scale;
+        let knight = Blob {
+            colour: 0,
+            centroid: [to_patch(spot[0]), to_patch(spot[1])],
+            cut_below: false,
+            area: 300,
+        };
+        for read_at in [Rotation::R0, Rotation::R180] {
+            let read = read_followers(&[knight], margin, [0.0, 0.0], g, read_at, [0.0, 0.0], false);
+            assert_eq!(read.len(), 1, "{read:?}");
+            assert_eq!(read[0].kind, FeatureKind::City, "{read_at:?}");
+            assert_eq!(read[0].doubt, None, "{read_at:?}: {read:?}");
+        }
     }
 
     #[test]
