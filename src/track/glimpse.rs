@@ -91,8 +91,9 @@ pub(super) struct BareGlimpse {
     still: bool,
 }
 
-/// Bare glimpses kept per cell between two still pictures (the latest): a tile lies bare
-/// between the arm laying it and the arm bringing its follower for a few frames.
+/// Bare glimpses of a cell still since the frame before, and as many of one changing, kept per
+/// cell between two still pictures (the earliest: a tile lies bare for a few frames between
+/// the arm laying it and the arm bringing its follower, whose hand is over it last).
 const BARE_KEPT: usize = 12;
 
 /// A new tile glimpsed with a figure on it while hands moved elsewhere.
@@ -200,10 +201,10 @@ impl Tracker {
                     }
                     let kept = self.bare.entry(pos).or_default();
                     kept.retain(|g| g.during == glimpse.during);
-                    if kept.len() == BARE_KEPT {
-                        kept.remove(0);
+                    let alike = kept.iter().filter(|g| g.still == glimpse.still).count();
+                    if alike < BARE_KEPT {
+                        kept.push(glimpse);
                     }
-                    kept.push(glimpse);
                 }
                 None => {}
             }
