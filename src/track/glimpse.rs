@@ -307,21 +307,23 @@ impl Tracker {
         )))
     }
 
-    /// The readings of the tile new at `pos` from each glimpse of it bare since the last still
-    /// picture that shows the cell as `now` does but for the figures under `unseen` (a hand
-    /// held still over the whole cell may read as a city, and the tile may still have been in
-    /// the hand, a little off its cell), earliest first, where it shows a tile the rules allow
-    /// there.
-    pub(super) fn bare_readings(
+    /// The readings of the tile new at `pos` from the earliest glimpse of it bare since the
+    /// last still picture (those of a cell still since the frame before first) that shows the
+    /// cell as `now` does but for the figures under `unseen` (a hand held still over the whole
+    /// cell may read as a city, and the tile may still have been in the hand, a little off its
+    /// cell), shows a tile the rules allow there and whose likeliest reading is `believed`;
+    /// and the likeliest reading of the first such glimpse, believed or not.
+    pub(super) fn bare_reading(
         &self,
         pos: Pos,
         now: &Mat,
         unseen: &Mat,
-    ) -> anyhow::Result<Vec<Vec<Candidate>>> {
+        believed: impl Fn(&Candidate) -> bool,
+    ) -> anyhow::Result<(Option<Vec<Candidate>>, Option<Candidate>)> {
         let Some(calib) = &self.calibration else {
-            return Ok(Vec::new());
+            return Ok((None, None));
         };
-        let mut readings = Vec::new();
+        let mut first_seen = None;
         // Those of a cell still from the frame before first (no hand moving over it then).
         let mut glimpses: Vec<&BareGlimpse> = self
             .bare
@@ -349,11 +351,18 @@ impl Tracker {
                 .iter()
                 .find(|c| self.allows(c, pos))
                 .is_some_and(|c| c.probability >= UNEXPLAINED);
-            if fit >= MIN_FIT && explained {
-                readings.push(ranked);
+            if fit < MIN_FIT || !explained {
+                continue;
+            }
+            let Some(top) = ranked.first().copied() else {
+                continue;
+            };
+            first_seen.get_or_insert(top);
+            if believed(&top) {
+                return Ok((Some(ranked), first_seen));
             }
         }
-        Ok(readings)
+        Ok((None, first_seen))
     }
 
     /// The follower glimpsed on the open tile before it was committed, if the tile was read the

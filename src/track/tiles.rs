@@ -275,11 +275,11 @@ impl Tracker {
             }
             let since = *self.first_changed.entry(pos).or_insert(self.settled);
             let covered = cut.covered()?;
-            // The tile glimpsed alone since the last still picture, as now but for the figures.
-            let bare = if covered {
-                self.bare_readings(pos, &cut.patch, &unseen)?
+            // What the tile glimpsed alone since the last still picture is compared with.
+            let covered_look = if covered {
+                Some(cut.patch.try_clone()?)
             } else {
-                Vec::new()
+                None
             };
             let Some(Reading {
                 mut ranked,
@@ -295,9 +295,10 @@ impl Tracker {
             // A figure on it may hide what tells tiles apart (a road's end, a shield): the tile
             // glimpsed alone since the last still picture, while hands moved, reads better if
             // the glimpse shows the cell as now but for the figures, and the reading now does
-            // not rule out what it shows (a hand over part of the cell then). Otherwise a shield the figure hides may have been missed
-            // (under a hand, or by the reading of the covered tile, which leans on the tiles
-            // left): a doubt about one stays unless the reading is very sure.
+            // not rule out what it shows (a hand over part of the cell then). Otherwise a
+            // shield the figure hides may have been missed (under a hand, or by the reading of
+            // the covered tile, which leans on the tiles left): a doubt about one stays unless
+            // the reading is very sure.
             let ruled_out = |top: &Candidate| {
                 !ranked.iter().any(|c| {
                     c.tile == top.tile
@@ -308,10 +309,10 @@ impl Tracker {
             // The first glimpse the reading now does not rule out counts. When it rules out
             // every one (a hand over part of the cell then, or, more rarely, the figure
             // misleading the reading now: seed 5300 game 19, K's city), the players are asked.
-            let first_seen = bare.first().and_then(|g| g.first().copied());
-            let bare = bare
-                .into_iter()
-                .find(|g| g.first().is_some_and(|t| !ruled_out(t)));
+            let (bare, first_seen) = match &covered_look {
+                Some(now) => self.bare_reading(pos, now, &unseen, |t| !ruled_out(t))?,
+                None => (None, None),
+            };
             let contradicted = first_seen.filter(|t| bare.is_none() && self.allows(t, pos));
             let mut shield_doubt = None;
             if covered && bare.is_none() {
