@@ -184,6 +184,45 @@ fn a_follower_scored_before_the_table_is_still_is_committed() {
 }
 
 #[test]
+fn a_follower_seen_only_while_the_arm_is_out_of_the_picture_is_committed_without_a_question() {
+    let mut table = Table::new();
+    let (mut tracker, start) = registered(&mut table);
+
+    // Ann lays a city cap closing the start tile's city and, before the table is ever still,
+    // brings a follower onto the city; her arm leaves the picture for two frames (the table
+    // still between them, but not long enough to be read), then comes back over the follower,
+    // scored, and takes it away (eval track's seed 6100, game 14: the follower was seen only
+    // while the arm moved near it, and the players were asked).
+    let cap = tile("E", 0, -1, Rotation::R180);
+    let meeple = MeepleOnTable::on(&cap, "S".parse().unwrap(), Colour::Red, Figure::Normal, 0.1)
+        .expect("a follower spot on the city");
+    let over_the_cap = Some(arm(640.0, 260.0));
+    for frame in [
+        table.shoot(&[start, cap], &[], over_the_cap),
+        table.shoot(&[start, cap], &[], Some(arm(300.0, 260.0))),
+        table.shoot(&[start, cap], &[meeple], over_the_cap),
+        table.shoot(&[start, cap], &[meeple], None),
+        table.shoot(&[start, cap], &[meeple], None),
+        table.shoot(&[start, cap], &[meeple], over_the_cap),
+        table.shoot(&[start, cap], &[], Some(arm(300.0, 260.0))),
+    ] {
+        tracker.feed(&frame).unwrap();
+    }
+    let laid = table.shoot(&[start, cap], &[], None);
+    feed(&mut tracker, &laid, 5);
+
+    assert!(tracker.questions().is_empty(), "{:?}", tracker.questions());
+    let record = tracker.into_record().unwrap();
+    let follower = record.turns[0]
+        .follower
+        .as_ref()
+        .expect("the follower was seen");
+    assert_eq!(follower.port, "S");
+    // The two-tile city: 4 points for Ann.
+    assert_eq!(record.replay().unwrap().game.scores(), &[4, 0]);
+}
+
+#[test]
 fn a_tile_glimpsed_alone_is_read_from_that_glimpse_when_a_figure_then_covers_it() {
     let mut table = Table::new();
     let (mut tracker, start) = registered(&mut table);

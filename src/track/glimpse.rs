@@ -110,8 +110,9 @@ pub(super) struct Sighting {
 }
 
 impl Tracker {
-    /// Looks at the cells that are still while hands move elsewhere on the table (`diff`: the
-    /// change since the previous frame, small). A follower put on a feature its tile completes
+    /// Looks at the cells that are still while hands move elsewhere on the table, or in the
+    /// quiet frames before the table counts as settled (`diff`: the change since the previous
+    /// frame, small). A follower put on a feature its tile completes
     /// is scored and taken back at once, perhaps before the table is ever still: such a
     /// follower is committed from a glimpse on the open tile, or remembered from a glimpse of a
     /// tile not committed yet.

@@ -293,8 +293,17 @@ impl Tracker {
             (Some(now), Some(moved)) => now - moved >= SETTLE_S,
             _ => true,
         };
-        if self.read_this_pause || self.quiet < SETTLE_FRAMES || !long_enough {
+        if self.read_this_pause {
             return Ok(Vec::new());
+        }
+        // A figure put down and taken back before the table settles may be seen only in the
+        // quiet frames between the arms (the arm out of the picture).
+        let glimpsed = |tracker: &mut Self| match &diff {
+            Some(d) => tracker.glimpse(frame, d),
+            None => Ok(Vec::new()),
+        };
+        if self.quiet < SETTLE_FRAMES || !long_enough {
+            return glimpsed(self);
         }
         // An arm still reaching in (slow at the end of its move, so the picture looks still)
         // is waited out, up to a point: a sleeve may rest on the table's edge for good.
@@ -303,7 +312,7 @@ impl Tracker {
             _ => self.quiet >= ARM_WAIT_FRAMES,
         };
         if !waited && self.arm_in_view(frame)? {
-            return Ok(Vec::new());
+            return glimpsed(self);
         }
         self.read_this_pause = true;
         let events = self.read_settled(frame)?;
