@@ -507,6 +507,44 @@ fn tiles_laid_after_the_light_has_dimmed_and_cooled_are_read() {
     assert!(tracker.questions().is_empty(), "{:?}", tracker.questions());
 }
 
+#[test]
+fn a_blue_follower_put_down_after_the_light_has_warmed_is_read() {
+    // The light warms over the game (blue down by a fifth, red up by a fifth, as over eval
+    // track's seed 8100, game 1): a blue figure's hue moves away from the blue enrolled at
+    // setup, and Blue's monk on the last tile went unseen.
+    let mut table = Table::new();
+    let start = tile("D", 0, 0, Rotation::R0);
+    let mut tracker = Tracker::new(players(), None).unwrap();
+    feed(&mut tracker, &table.shoot(&[start], &[], None), 4);
+    assert!(tracker.calibration().is_some());
+    for step in 1..=4 {
+        let k = f64::from(step) / 4.0;
+        table.gain = [1.0 - 0.2 * k, 1.0, 1.0 + 0.2 * k];
+        feed(&mut tracker, &table.shoot(&[start], &[], None), 4);
+    }
+    let south = tile("D", 0, 1, Rotation::R180);
+    let east = tile("U", 1, 0, Rotation::R0);
+    let knight = MeepleOnTable::on(
+        &east,
+        "E".parse().unwrap(),
+        Colour::Blue,
+        Figure::Normal,
+        0.3,
+    )
+    .expect("a follower spot on the road");
+    feed(&mut tracker, &table.shoot(&[start, south], &[], None), 4);
+    feed(
+        &mut tracker,
+        &table.shoot(&[start, south, east], &[knight], None),
+        4,
+    );
+    let turns = tracker.turns();
+    assert_eq!(turns.len(), 2);
+    let port = turns[1].follower.as_ref().map(|f| f.port.as_str());
+    assert!(matches!(port, Some("W" | "E")), "{:?}", turns[1]);
+    assert!(tracker.questions().is_empty(), "{:?}", tracker.questions());
+}
+
 /// Tracks a whole filmed game (`film_game`'s seed) from its frames.
 fn track_film(seed: u64) -> (meeplecam::record::Record, Tracker) {
     use meeplecam::camera::FrameSource;

@@ -6,8 +6,9 @@
 use opencv::core::Mat;
 use opencv::prelude::*;
 
-use super::Tracker;
+use super::{Tracker, FIGURE_TOLERANCE};
 use crate::rules::{Pos, Rotation};
+use crate::vision::figures::Enrolment;
 use crate::vision::rectify::quad_patch;
 use crate::vision::terrain::ColourModel;
 
@@ -15,16 +16,19 @@ use crate::vision::terrain::ColourModel;
 /// learned again.
 const MOST_COVERED: f64 = 0.002;
 
-/// The light as first measured: the start tile's mean colour and the table's colours then.
+/// The light as first measured: the start tile's mean colour, and the table's and the figures'
+/// colours then.
 pub(super) struct LightReference {
     start_mean: [f64; 3],
     table: [[f32; 3]; 2],
+    figures: Vec<[f32; 3]>,
 }
 
 impl Tracker {
     /// Learns the tile colours again from the start tile in `frame` (a still picture) when no
-    /// follower stands on it and nothing of a figure's colour shows over it; the table's
-    /// colours change by as much as the start tile's mean colour did.
+    /// follower stands on it and nothing of a figure's colour shows over it; the table's and
+    /// the figures' colours change by as much as the start tile's mean colour did (a warmer
+    /// light turns a blue figure's hue towards the roads').
     pub(super) fn refresh_colours(&mut self, frame: &Mat) -> anyhow::Result<()> {
         let start = Pos::new(0, 0);
         let (Some(calib), Some(quad)) = (&self.calibration, self.quads.get(&start)) else {
@@ -51,13 +55,15 @@ impl Tracker {
         let reference = self.light.get_or_insert(LightReference {
             start_mean: mean,
             table: calib.table,
+            figures: self.enrolment.colours().to_vec(),
         });
-        for (now, then) in calib.table.iter_mut().zip(reference.table) {
-            for c in 0..3 {
-                let gain = mean[c] / reference.start_mean[c].max(1.0);
-                now[c] = (f64::from(then[c]) * gain).clamp(0.0, 255.0) as f32;
-            }
-        }
+        let gain: [f64; 3] = std::array::from_fn(|c| mean[c] / reference.start_mean[c].max(1.0));
+        let lit = |then: &[f32; 3]| -> [f32; 3] {
+            std::array::from_fn(|c| (f64::from(then[c]) * gain[c]).clamp(0.0, 255.0) as f32)
+        };
+        calib.table = reference.table.map(|then| lit(&then));
+        let figures = reference.figures.iter().map(lit).collect();
+        self.enrolment = Enrolment::new(figures, FIGURE_TOLERANCE);
         Ok(())
     }
 }
