@@ -989,6 +989,17 @@ fn a_glimpse_of_the_hand_bringing_the_follower_over_the_shield_does_not_read_as_
 }
 
 #[test]
+fn a_glimpse_is_read_where_the_still_picture_found_the_tile_off_its_predicted_cell() {
+    // A filmed game (eval track's seed 6100, game 12): far off the table, Green laid U at
+    // (2, -1) and put a farmer on it. The still picture found the tile a quarter of a tile
+    // off the cell predicted from its neighbours; the glimpses of it bare, cut at the
+    // predicted cell, showed the gap to the neighbour and read E, and the players were asked.
+    let (truth, tracker) = track_film(6100 * 7_919 + 12);
+    assert_turn_right(&truth, &tracker, 6);
+    assert_not_asked(&tracker, "(2, -1)");
+}
+
+#[test]
 fn a_follower_s_base_read_as_a_road_s_end_does_not_overrule_a_glimpse_of_the_tile_bare() {
     // A filmed game (eval track's seed 4400, game 13): Red laid U (a straight road) at (-4, 2)
     // and put a follower on its road. Under the figure the still picture read W (a road's end

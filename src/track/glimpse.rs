@@ -3,7 +3,7 @@
 use opencv::core::Mat;
 use opencv::prelude::*;
 
-use super::tiles::{changed_but_figures, GLIMPSE_ALIKE};
+use super::tiles::{changed_but_figures, corner_distance, GLIMPSE_ALIKE};
 use super::{cell_middle, changed_share, Event, Tracker, MOTION_LEVEL, NEW_TILE_CHANGE};
 use crate::rules::board::PlacedTile;
 use crate::rules::{Figure, FollowerSpot, Pos, Rotation, TileId};
@@ -11,7 +11,9 @@ use crate::sim::camera::{apply_homography, invert_homography};
 use crate::vision::figures::Blob;
 use crate::vision::locate::{in_view, inside, MIN_FIT};
 use crate::vision::meeples::{read_followers, standing_foot, well_inside, FollowerRead};
-use crate::vision::rectify::{out_of_view, patch_to_tile, quad_patch, Quad, MARGIN_PX};
+use crate::vision::rectify::{
+    out_of_view, patch_to_tile, quad_patch, unseen, Quad, MARGIN_PX, PATCH_PX,
+};
 use crate::vision::terrain::{same_for_the_rules, ColourModel};
 use crate::vision::tile::Candidate;
 
@@ -83,12 +85,62 @@ enum Seen {
 pub(super) struct BareGlimpse {
     /// The still pictures read before it (it counts only until the next).
     pub(super) during: u64,
-    /// The cell's patch as glimpsed.
-    pub(super) patch: Mat,
-    /// The part of the patch past the picture's edge, if any.
-    out_of_view: Option<Mat>,
+    /// The cell's patch as glimpsed, cut with [`WIDE_MARGIN_PX`] around it: the still picture
+    /// may find the tile further off the predicted cell than the shift search reaches.
+    wide: Mat,
+    /// The picture → `wide` homography.
+    to_wide: [[f64; 3]; 3],
+    /// Where the cell was predicted (picture pixels).
+    quad: Quad,
+    /// The picture's size (width, height).
+    size: [i32; 2],
     /// Whether the whole cell was still since the frame before.
     still: bool,
+}
+
+/// Pixels around a bare glimpse's cell kept (about 0.6 of a tile).
+const WIDE_MARGIN_PX: i32 = 40;
+
+impl BareGlimpse {
+    /// The glimpse cut as a cell patch is (with [`MARGIN_PX`]).
+    fn patch(&self) -> opencv::Result<Mat> {
+        let side = PATCH_PX + 2 * MARGIN_PX;
+        let at = WIDE_MARGIN_PX - MARGIN_PX;
+        Mat::roi(&self.wide, opencv::core::Rect::new(at, at, side, side))?.try_clone()
+    }
+
+    /// The glimpse cut as a cell patch is, and the part of it past the picture's edge, if any.
+    fn cut(&self) -> opencv::Result<(Mat, Option<Mat>)> {
+        let d = f64::from(WIDE_MARGIN_PX - MARGIN_PX);
+        let crop = [[1.0, 0.0, -d], [0.0, 1.0, -d], [0.0, 0.0, 1.0]];
+        let past_edge = out_of_view(&compose(&crop, &self.to_wide), MARGIN_PX, self.size)?;
+        Ok((self.patch()?, past_edge))
+    }
+
+    /// The glimpse cut at `quad` (picture pixels), and the part of that patch the glimpse does
+    /// not show (past the picture's edge or the kept margin), if any.
+    fn cut_at(&self, quad: &Quad) -> opencv::Result<(Mat, Option<Mat>)> {
+        let inside = quad.map(|p| apply_homography(&self.to_wide, p));
+        let (patch, wide_to_patch) = quad_patch(&self.wide, &inside, MARGIN_PX)?;
+        let side = [self.wide.cols(), self.wide.rows()];
+        let past_margin = out_of_view(&wide_to_patch, MARGIN_PX, side)?;
+        let past_edge = out_of_view(
+            &compose(&wide_to_patch, &self.to_wide),
+            MARGIN_PX,
+            self.size,
+        )?;
+        Ok((patch, unseen(past_margin.as_ref(), past_edge.as_ref())?))
+    }
+}
+
+/// How far (picture pixels, at the farthest corner) the still picture may find a tile from
+/// where a glimpse was cut for the glimpse to be read only where it was cut (its own shift
+/// search reaches that far).
+const GLIMPSE_REACH_PX: f64 = 3.0;
+
+/// The homography applying `b`, then `a`.
+fn compose(a: &[[f64; 3]; 3], b: &[[f64; 3]; 3]) -> [[f64; 3]; 3] {
+    std::array::from_fn(|r| std::array::from_fn(|c| (0..3).map(|k| a[r][k] * b[k][c]).sum()))
 }
 
 /// Bare glimpses of a cell still since the frame before, and as many of one changing, kept per
@@ -266,11 +318,13 @@ impl Tracker {
             self.rise(pos)?
         };
         if !blobs.iter().any(|b| stands_inside(b, rise)) {
-            let size = [frame.cols(), frame.rows()];
+            let (wide, to_wide) = quad_patch(frame, quad, WIDE_MARGIN_PX)?;
             return Ok(Some(Seen::Bare(BareGlimpse {
                 during: self.settled,
-                out_of_view: out_of_view(&to_patch, MARGIN_PX, size)?,
-                patch,
+                wide,
+                to_wide,
+                quad: *quad,
+                size: [frame.cols(), frame.rows()],
                 still,
             })));
         }
@@ -313,12 +367,14 @@ impl Tracker {
     /// cell as `now` does but for the figures under `unseen` (a hand held still over the whole
     /// cell may read as a city, and the tile may still have been in the hand, a little off its
     /// cell), shows a tile the rules allow there and whose likeliest reading is `believed`;
-    /// and the likeliest reading of the first such glimpse, believed or not.
+    /// and the likeliest reading of the first such glimpse, believed or not. A glimpse is read
+    /// where it was cut and, further off, where the still picture found the tile (`located`,
+    /// picture pixels).
     pub(super) fn bare_reading(
         &self,
         pos: Pos,
-        now: &Mat,
-        unseen: &Mat,
+        (now, unseen): (&Mat, &Mat),
+        located: &Quad,
         believed: impl Fn(&Candidate) -> bool,
     ) -> anyhow::Result<(Option<Vec<Candidate>>, Option<Candidate>)> {
         let Some(calib) = &self.calibration else {
@@ -335,17 +391,32 @@ impl Tracker {
             .collect();
         glimpses.sort_by_key(|g| !g.still);
         for glimpse in glimpses {
-            if changed_but_figures(&glimpse.patch, now, unseen)? > GLIMPSE_ALIKE {
+            if changed_but_figures(&glimpse.patch()?, now, unseen)? > GLIMPSE_ALIKE {
                 continue;
             }
-            let (mask, _) = self.enrolment.find(&glimpse.patch, &calib.colours, 0.03)?;
-            let (ranked, _, fit) = self.recognizer.recognize_in_view(
-                &glimpse.patch,
-                MARGIN_PX as usize,
-                &calib.colours,
-                Some(&mask),
-                glimpse.out_of_view.as_ref(),
-            )?;
+            // Read where it was cut, and where the still picture found the tile if that is
+            // further off (cut onto a neighbour, a glimpse reads it): the better fit counts.
+            let mut cuts = vec![glimpse.cut()?];
+            if corner_distance(located, &glimpse.quad) > GLIMPSE_REACH_PX {
+                cuts.push(glimpse.cut_at(located)?);
+            }
+            let mut best: Option<(Vec<Candidate>, f64)> = None;
+            for (patch, not_shown) in cuts {
+                let (mask, _) = self.enrolment.find(&patch, &calib.colours, 0.03)?;
+                let (ranked, _, fit) = self.recognizer.recognize_in_view(
+                    &patch,
+                    MARGIN_PX as usize,
+                    &calib.colours,
+                    Some(&mask),
+                    not_shown.as_ref(),
+                )?;
+                if best.as_ref().is_none_or(|b| fit > b.1) {
+                    best = Some((ranked, fit));
+                }
+            }
+            let Some((ranked, fit)) = best else {
+                continue;
+            };
             // A sleeve resting on the cell is still and bare too, but no tile the rules allow
             // here explains it.
             let explained = ranked

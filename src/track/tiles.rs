@@ -63,7 +63,7 @@ fn search_edges(shift: [f64; 2]) -> impl Iterator<Item = Dir> {
 const APART_PX: f64 = 2.0;
 
 /// The most any corner of `a` lies from its counterpart in `b` (pixels).
-fn corner_distance(a: &Quad, b: &Quad) -> f64 {
+pub(super) fn corner_distance(a: &Quad, b: &Quad) -> f64 {
     a.iter()
         .zip(b)
         .map(|(p, q)| (p[0] - q[0]).hypot(p[1] - q[1]))
@@ -310,7 +310,10 @@ impl Tracker {
             // every one (a hand over part of the cell then, or, more rarely, the figure
             // misleading the reading now: seed 5300 game 19, K's city), the players are asked.
             let (bare, first_seen) = match &covered_look {
-                Some(now) => self.bare_reading(pos, now, &unseen, |t| !ruled_out(t))?,
+                Some(now) => {
+                    let located = shifted_quad(&to_patch, MARGIN_PX, shift);
+                    self.bare_reading(pos, (now, &unseen), &located, |t| !ruled_out(t))?
+                }
                 None => (None, None),
             };
             let contradicted = first_seen.filter(|t| bare.is_none() && self.allows(t, pos));
