@@ -1000,6 +1000,18 @@ fn a_glimpse_is_read_where_the_still_picture_found_the_tile_off_its_predicted_ce
 }
 
 #[test]
+fn another_cut_reading_another_tile_leaves_no_doubt_when_a_bare_glimpse_rules_it_out() {
+    // A filmed game (eval track's seed 4400, game 4): monks on two A's. Cuts of the still
+    // picture a little off each tile read B (the road's stub cut off) and U nearly as well as
+    // A, and the players were asked twice; the glimpses of the tiles bare rule both out.
+    let (truth, tracker) = track_film(4400 * 7_919 + 4);
+    assert_turn_right(&truth, &tracker, 4);
+    assert_turn_right(&truth, &tracker, 10);
+    assert_not_asked(&tracker, "(2, 0)");
+    assert_not_asked(&tracker, "(1, -1)");
+}
+
+#[test]
 fn a_follower_s_base_read_as_a_road_s_end_does_not_overrule_a_glimpse_of_the_tile_bare() {
     // A filmed game (eval track's seed 4400, game 13): Red laid U (a straight road) at (-4, 2)
     // and put a follower on its road. Under the figure the still picture read W (a road's end

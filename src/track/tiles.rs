@@ -98,6 +98,16 @@ pub(super) const GLIMPSE_ALIKE: f64 = 0.1;
 /// more surely (below 2e-6: seeds 6100, 7300, 1100).
 const BARE_NOT_RULED_OUT: f64 = 1e-5;
 
+/// Whether `ranked` gives `reading` (or a turn of it the rules cannot tell apart) at least
+/// [`BARE_NOT_RULED_OUT`].
+fn not_ruled_out(ranked: &[Candidate], reading: &Candidate) -> bool {
+    ranked.iter().any(|c| {
+        c.tile == reading.tile
+            && same_for_the_rules(c.tile, c.rot, reading.rot)
+            && c.probability >= BARE_NOT_RULED_OUT
+    })
+}
+
 /// How much likelier a reading of a tile under a figure must be than the same tile with (or
 /// without) a shield for no question to be asked.
 const HIDDEN_SHIELD_MARGIN: f64 = 8.0;
@@ -286,7 +296,7 @@ impl Tracker {
                 shift,
                 fit,
                 to_patch,
-                rival,
+                mut rival,
             }) = self.read_cell(frame, pos, &quad, cut, (&model, &grey), min_fit)?
             else {
                 // Table, shadow or the top of a figure on the next tile: not a tile.
@@ -299,20 +309,13 @@ impl Tracker {
             // shield the figure hides may have been missed (under a hand, or by the reading of
             // the covered tile, which leans on the tiles left): a doubt about one stays unless
             // the reading is very sure.
-            let ruled_out = |top: &Candidate| {
-                !ranked.iter().any(|c| {
-                    c.tile == top.tile
-                        && same_for_the_rules(c.tile, c.rot, top.rot)
-                        && c.probability >= BARE_NOT_RULED_OUT
-                })
-            };
             // The first glimpse the reading now does not rule out counts. When it rules out
             // every one (a hand over part of the cell then, or, more rarely, the figure
             // misleading the reading now: seed 5300 game 19, K's city), the players are asked.
             let (bare, first_seen) = match &covered_look {
                 Some(now) => {
                     let located = shifted_quad(&to_patch, MARGIN_PX, shift);
-                    self.bare_reading(pos, (now, &unseen), &located, |t| !ruled_out(t))?
+                    self.bare_reading(pos, (now, &unseen), &located, |t| not_ruled_out(&ranked, t))?
                 }
                 None => (None, None),
             };
@@ -329,7 +332,10 @@ impl Tracker {
                     }
                 }
             }
+            // Another cut of the still picture reading another tile nearly as well leaves no
+            // doubt when the tile, glimpsed bare, rules that one out.
             if let Some(bare) = bare {
+                rival = rival.filter(|r| not_ruled_out(&bare, r));
                 ranked = bare;
             }
             // A clear reading the rules forbid because of one misread neighbour corrects it.
