@@ -102,19 +102,15 @@ pub(super) struct BareGlimpse {
 const WIDE_MARGIN_PX: i32 = 40;
 
 impl BareGlimpse {
-    /// The glimpse cut as a cell patch is (with [`MARGIN_PX`]).
-    fn patch(&self) -> opencv::Result<Mat> {
-        let side = PATCH_PX + 2 * MARGIN_PX;
-        let at = WIDE_MARGIN_PX - MARGIN_PX;
-        Mat::roi(&self.wide, opencv::core::Rect::new(at, at, side, side))?.try_clone()
-    }
-
-    /// The glimpse cut as a cell patch is, and the part of it past the picture's edge, if any.
+    /// The glimpse cut as a cell patch is (with [`MARGIN_PX`]), and the part of it past the
+    /// picture's edge, if any.
     fn cut(&self) -> opencv::Result<(Mat, Option<Mat>)> {
-        let d = f64::from(WIDE_MARGIN_PX - MARGIN_PX);
+        let (side, at) = (PATCH_PX + 2 * MARGIN_PX, WIDE_MARGIN_PX - MARGIN_PX);
+        let patch = Mat::roi(&self.wide, opencv::core::Rect::new(at, at, side, side))?;
+        let d = f64::from(at);
         let crop = [[1.0, 0.0, -d], [0.0, 1.0, -d], [0.0, 0.0, 1.0]];
         let past_edge = out_of_view(&compose(&crop, &self.to_wide), MARGIN_PX, self.size)?;
-        Ok((self.patch()?, past_edge))
+        Ok((patch.try_clone()?, past_edge))
     }
 
     /// The glimpse cut at `quad` (picture pixels), and the part of that patch the glimpse does
@@ -164,10 +160,9 @@ pub(super) struct Sighting {
 impl Tracker {
     /// Looks at the cells that are still while hands move elsewhere on the table, or in the
     /// quiet frames before the table counts as settled (`diff`: the change since the previous
-    /// frame, small). A follower put on a feature its tile completes
-    /// is scored and taken back at once, perhaps before the table is ever still: such a
-    /// follower is committed from a glimpse on the open tile, or remembered from a glimpse of a
-    /// tile not committed yet.
+    /// frame, small). A follower put on a feature its tile completes is scored and taken back
+    /// at once, perhaps before the table is ever still: such a follower is committed from a
+    /// glimpse on the open tile, or remembered from a glimpse of a tile not committed yet.
     pub(super) fn glimpse(&mut self, frame: &Mat, diff: &Mat) -> anyhow::Result<Vec<Event>> {
         if self.calibration.is_none() {
             return Ok(Vec::new());
@@ -391,12 +386,13 @@ impl Tracker {
             .collect();
         glimpses.sort_by_key(|g| !g.still);
         for glimpse in glimpses {
-            if changed_but_figures(&glimpse.patch()?, now, unseen)? > GLIMPSE_ALIKE {
+            let (patch, past_edge) = glimpse.cut()?;
+            if changed_but_figures(&patch, now, unseen)? > GLIMPSE_ALIKE {
                 continue;
             }
             // Read where it was cut, and where the still picture found the tile if that is
             // further off (cut onto a neighbour, a glimpse reads it): the better fit counts.
-            let mut cuts = vec![glimpse.cut()?];
+            let mut cuts = vec![(patch, past_edge)];
             if corner_distance(located, &glimpse.quad) > GLIMPSE_REACH_PX {
                 cuts.push(glimpse.cut_at(located)?);
             }
