@@ -826,6 +826,18 @@ fn a_hand_held_still_over_a_new_tile_is_not_read_as_the_tile() {
     );
 }
 
+/// Fails unless, tracking the filmed game `seed`, the tracker took the `turns` (from 0) as they
+/// were played and asked no question containing any of `not_asked`.
+fn assert_film_read(seed: u64, turns: &[usize], not_asked: &[&str]) {
+    let (truth, tracker) = track_film(seed);
+    for &index in turns {
+        assert_turn_right(&truth, &tracker, index);
+    }
+    for words in not_asked {
+        assert_not_asked(&tracker, words);
+    }
+}
+
 /// Fails unless the tracker took turn `index` (from 0) as it was played.
 fn assert_turn_right(truth: &meeplecam::record::Record, tracker: &Tracker, index: usize) {
     assert!(
@@ -898,8 +910,7 @@ fn a_city_wall_does_not_squeeze_the_cut_of_a_tile_onto_its_city() {
     // A filmed game (eval track's seed 4400, game 19), dim light: Q (a city on three sides,
     // with a shield) at (3, -2). Snapped onto the picture's edges, the cut's south side moved
     // onto the city's wall: the city alone fitted C best, and R was committed and asked about.
-    let (truth, tracker) = track_film(4400 * 7_919 + 19);
-    assert_turn_right(&truth, &tracker, 18);
+    assert_film_read(4400 * 7_919 + 19, &[18], &[]);
 }
 
 #[test]
@@ -922,9 +933,7 @@ fn a_tile_partly_past_the_picture_s_edge_is_read() {
     // bottom-right corner, a tenth of it past the edge, its follower on it. Cells with a
     // corner outside the picture were never read: the tile was missed and the turn order lost
     // (21 of 30 turns right, three questions).
-    let (truth, tracker) = track_film(2900 * 7_919 + 7);
-    assert_turn_right(&truth, &tracker, 21);
-    assert_not_asked(&tracker, "missed");
+    assert_film_read(2900 * 7_919 + 7, &[21], &["missed"]);
 }
 
 #[test]
@@ -932,8 +941,7 @@ fn an_all_city_tile_coloured_like_the_wooden_table_changes_its_cell_enough_to_be
     // A filmed game (eval track's seed 900, game 1): C (all city, with a shield) laid at (2, 2)
     // on brown wood changed a fifth of its cell, under the share taken for a new tile: the
     // cell's look was updated to the tile, which was never read (12 of 30 turns right).
-    let (truth, tracker) = track_film(900 * 7_919 + 1);
-    assert_turn_right(&truth, &tracker, 12);
+    assert_film_read(900 * 7_919 + 1, &[12], &[]);
 }
 
 #[test]
@@ -953,9 +961,7 @@ fn a_follower_glimpsed_standing_still_while_a_hand_moved_near_it_is_not_asked_ab
     // (0, -1), scored and taken back before the table was still. Each glimpse of it had a hand
     // moving nearby, but three showed it at the same spot: it stood there, and the players
     // were asked all the same.
-    let (truth, tracker) = track_film(6100 * 7_919 + 2);
-    assert_turn_right(&truth, &tracker, 2);
-    assert_not_asked(&tracker, "(0, -1)");
+    assert_film_read(6100 * 7_919 + 2, &[2], &["(0, -1)"]);
 }
 
 #[test]
@@ -964,9 +970,7 @@ fn a_shield_glimpsed_between_the_arm_laying_its_tile_and_the_arm_bringing_its_fo
     // edge on Red's own side, and put a knight over where M's shield would be. The tile lay
     // bare in one frame only, between the arm leaving and coming back (never still from one
     // frame to the next), and the players were asked whether it was N or M.
-    let (truth, tracker) = track_film(5300 * 7_919 + 7);
-    assert_turn_right(&truth, &tracker, 24);
-    assert_not_asked(&tracker, "(0, 4)");
+    assert_film_read(5300 * 7_919 + 7, &[24], &["(0, 4)"]);
 }
 
 #[test]
@@ -975,8 +979,7 @@ fn a_glimpse_with_an_arm_coloured_like_the_table_over_the_tile_does_not_overrule
     // and put a follower on it. A glimpse of the tile with the player's arm, as brown as the
     // table, over its western part read P (a city there) for sure; the still picture, the
     // follower aside, shows J's road there.
-    let (truth, tracker) = track_film(1100 * 7_919);
-    assert_turn_right(&truth, &tracker, 14);
+    assert_film_read(1100 * 7_919, &[14], &[]);
 }
 
 #[test]
@@ -984,8 +987,7 @@ fn a_glimpse_of_the_hand_bringing_the_follower_over_the_shield_does_not_read_as_
     // A filmed game (eval track's seed 7300, game 18): Red laid M at (2, 1) and put a knight
     // over its shield. The last glimpse before the figure showed, the hand holding it over the
     // shield, read N (the same city without one), and N was committed without a question.
-    let (truth, tracker) = track_film(7300 * 7_919 + 18);
-    assert_turn_right(&truth, &tracker, 4);
+    assert_film_read(7300 * 7_919 + 18, &[4], &[]);
 }
 
 #[test]
@@ -994,9 +996,7 @@ fn a_glimpse_is_read_where_the_still_picture_found_the_tile_off_its_predicted_ce
     // (2, -1) and put a farmer on it. The still picture found the tile a quarter of a tile
     // off the cell predicted from its neighbours; the glimpses of it bare, cut at the
     // predicted cell, showed the gap to the neighbour and read E, and the players were asked.
-    let (truth, tracker) = track_film(6100 * 7_919 + 12);
-    assert_turn_right(&truth, &tracker, 6);
-    assert_not_asked(&tracker, "(2, -1)");
+    assert_film_read(6100 * 7_919 + 12, &[6], &["(2, -1)"]);
 }
 
 #[test]
@@ -1004,11 +1004,7 @@ fn another_cut_reading_another_tile_leaves_no_doubt_when_a_bare_glimpse_rules_it
     // A filmed game (eval track's seed 4400, game 4): monks on two A's. Cuts of the still
     // picture a little off each tile read B (the road's stub cut off) and U nearly as well as
     // A, and the players were asked twice; the glimpses of the tiles bare rule both out.
-    let (truth, tracker) = track_film(4400 * 7_919 + 4);
-    assert_turn_right(&truth, &tracker, 4);
-    assert_turn_right(&truth, &tracker, 10);
-    assert_not_asked(&tracker, "(2, 0)");
-    assert_not_asked(&tracker, "(1, -1)");
+    assert_film_read(4400 * 7_919 + 4, &[4, 10], &["(2, 0)", "(1, -1)"]);
 }
 
 #[test]
@@ -1017,9 +1013,7 @@ fn a_follower_s_base_read_as_a_road_s_end_does_not_overrule_a_glimpse_of_the_til
     // and put a follower on its road. Under the figure the still picture read W (a road's end
     // where the figure's base stands), at 998 to 2 against U; three glimpses of the tile bare
     // read U.
-    let (truth, tracker) = track_film(4400 * 7_919 + 13);
-    assert_turn_right(&truth, &tracker, 28);
-    assert_not_asked(&tracker, "(-4, 2)");
+    assert_film_read(4400 * 7_919 + 13, &[28], &["(-4, 2)"]);
 }
 
 #[test]
