@@ -1026,3 +1026,13 @@ fn a_knight_on_a_city_running_across_its_tile_is_not_asked_about() {
     assert_not_asked(&tracker, "(-1, 3)");
     assert!((0..30).all(|i| turn_right(&truth, &tracker, i)));
 }
+
+#[test]
+fn a_follower_hiding_its_city_s_shield_and_scored_at_once_is_counted() {
+    // A filmed game (eval track's seed 4242, game 10): Green laid O (a city corner with a
+    // shield, and a road) at (1, 0), closing a city, and put a knight on it, over the shield;
+    // the knight was scored and taken back before the table was still. The glimpses read the
+    // tile under the knight as P (the same without the shield), the still picture as O: the
+    // knight was dropped, and eight of Green's points with it, with no question.
+    assert_film_read(4242 * 7_919 + 10, &[26], &[]);
+}

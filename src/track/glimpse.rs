@@ -3,7 +3,7 @@
 use opencv::core::Mat;
 use opencv::prelude::*;
 
-use super::tiles::{changed_but_figures, corner_distance, GLIMPSE_ALIKE};
+use super::tiles::{changed_but_figures, corner_distance, differ_by_shields, GLIMPSE_ALIKE};
 use super::{cell_middle, changed_share, Event, Tracker, MOTION_LEVEL, NEW_TILE_CHANGE};
 use crate::rules::board::PlacedTile;
 use crate::rules::{Figure, FollowerSpot, Pos, Rotation, TileId};
@@ -155,6 +155,26 @@ pub(super) struct Sighting {
     whole: bool,
     /// Whether the picture around each figure's foot was still (no hand carrying it).
     clear: bool,
+}
+
+impl Sighting {
+    /// Whether it read the tile as `placed`, as far as its figures' features go: the same tile
+    /// on a turn the rules cannot tell apart, or one the same but for its shields (a figure on
+    /// a city may hide the shield: seed 4242 game 10).
+    fn read_as(&self, placed: &PlacedTile) -> bool {
+        let laid = Candidate {
+            tile: placed.tile,
+            rot: placed.placement.rot,
+            probability: 1.0,
+        };
+        let read = Candidate {
+            tile: self.tile,
+            rot: self.rot,
+            probability: 1.0,
+        };
+        (self.tile == placed.tile && same_for_the_rules(self.tile, self.rot, placed.placement.rot))
+            || differ_by_shields(&read, &laid)
+    }
 }
 
 impl Tracker {
@@ -453,11 +473,7 @@ impl Tracker {
         let seat = self.game.current_player().index();
         let matching: Vec<&Sighting> = sightings
             .iter()
-            .filter(|g| {
-                g.tile == placed.tile
-                    && same_for_the_rules(g.tile, g.rot, placed.placement.rot)
-                    && g.during == settled
-            })
+            .filter(|g| g.read_as(&placed) && g.during == settled)
             .collect();
         for seen in matching.iter().rev() {
             let Some(event) = self.deploy_mine(&seen.followers, true)? else {
@@ -502,10 +518,7 @@ impl Tracker {
         }
         let settled = self.settled;
         let Some(seen) = sightings.iter().rev().find(|g| {
-            g.tile == placed.tile
-                && same_for_the_rules(g.tile, g.rot, placed.placement.rot)
-                && g.during == settled
-                && g.followers.iter().any(|f| f.colour == seat)
+            g.read_as(placed) && g.during == settled && g.followers.iter().any(|f| f.colour == seat)
         }) else {
             return Ok(None);
         };
