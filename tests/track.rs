@@ -1036,3 +1036,17 @@ fn a_follower_hiding_its_city_s_shield_and_scored_at_once_is_counted() {
     // knight was dropped, and eight of Green's points with it, with no question.
     assert_film_read(4242 * 7_919 + 10, &[26], &[]);
 }
+
+#[test]
+fn a_shield_missing_from_a_tile_a_few_dozen_pixels_across_leaves_a_doubt() {
+    // A filmed game (eval track's seed 7777, game 9), a far view, cells some 43 pixels across:
+    // S (a city on three sides, with a shield) at (0, -4) showed no shield and was committed
+    // as T (the same without) at 8.5 to 1, no question asked. A shield a few pixels wide goes
+    // unseen that small: the players are asked.
+    let (_, tracker) = track_film(7777 * 7_919 + 9);
+    assert!(
+        tracker.questions().iter().any(|q| q.contains("(0, -4)")),
+        "{:?}",
+        tracker.questions()
+    );
+}

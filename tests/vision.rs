@@ -554,7 +554,7 @@ fn a_follower_is_read_where_it_stands_however_the_camera_looks_at_it() {
 }
 
 #[test]
-fn a_shield_counts_where_it_is_seen_and_not_where_a_figure_hides_it() {
+fn a_shield_counts_where_it_is_seen_and_not_where_a_figure_or_a_far_view_hides_it() {
     use meeplecam::geometry::TileShape;
     use meeplecam::vision::pennant::ShieldMap;
     use meeplecam::vision::rectify::PATCH_PX;
@@ -606,6 +606,21 @@ fn a_shield_counts_where_it_is_seen_and_not_where_a_figure_hides_it() {
     }
     let covered = ShieldMap::new(&with_shield, Some(&hidden), [1.0; 3]).unwrap();
     assert!(ratio(&covered).abs() < 0.1, "{}", ratio(&covered));
+    // No shield seen in a cell a few dozen pixels across in the picture (a shield a few pixels
+    // wide): the plain reading still wins, less surely; in a yet smaller one, no evidence.
+    let mut plain = |px| {
+        ratio(
+            &ShieldMap::new(&patch_of("N"), None, [1.0; 3])
+                .unwrap()
+                .seen_at(px),
+        )
+    };
+    assert!(plain(Some(40.0)) < 0.0 && plain(Some(40.0)) > plain(Some(64.0)) + 1.0);
+    assert!(plain(Some(20.0)).abs() < 0.1, "{}", plain(Some(20.0)));
+    assert_eq!(plain(Some(64.0)), plain(None));
+    // A shield seen there counts all the same.
+    let seen = ShieldMap::new(&with_shield, None, [1.0; 3]).unwrap();
+    assert!(ratio(&seen.seen_at(Some(40.0))) > 2.0);
 }
 
 #[test]

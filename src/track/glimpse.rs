@@ -12,7 +12,7 @@ use crate::vision::figures::Blob;
 use crate::vision::locate::{in_view, inside, MIN_FIT};
 use crate::vision::meeples::{read_followers, standing_foot, well_inside, FollowerRead};
 use crate::vision::rectify::{
-    out_of_view, patch_to_tile, quad_patch, unseen, Quad, MARGIN_PX, PATCH_PX,
+    out_of_view, patch_to_tile, quad_patch, side_px, unseen, Quad, MARGIN_PX, PATCH_PX,
 };
 use crate::vision::terrain::{same_for_the_rules, ColourModel};
 use crate::vision::tile::Candidate;
@@ -423,8 +423,8 @@ impl Tracker {
                     &patch,
                     MARGIN_PX as usize,
                     &calib.colours,
-                    Some(&mask),
-                    not_shown.as_ref(),
+                    (Some(&mask), not_shown.as_ref()),
+                    Some(side_px(&glimpse.quad)),
                 )?;
                 if best.as_ref().is_none_or(|b| fit > b.1) {
                     best = Some((ranked, fit));

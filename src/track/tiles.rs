@@ -13,7 +13,9 @@ use super::{
 use crate::record::TurnEntry;
 use crate::rules::{catalogue, Attr, Dir, EdgeKind, Placement, Pos, Rotation, TileId};
 use crate::vision::locate::{in_view, looks_empty, predict, MIN_FIT};
-use crate::vision::rectify::{out_of_view, quad_patch, shifted_quad, unseen, Quad, MARGIN_PX};
+use crate::vision::rectify::{
+    out_of_view, quad_patch, shifted_quad, side_px, unseen, Quad, MARGIN_PX,
+};
 use crate::vision::snap::snap_to_edges;
 use crate::vision::terrain::{same_for_the_rules, ColourModel};
 use crate::vision::tile::Candidate;
@@ -630,8 +632,8 @@ impl Tracker {
             &cut.patch,
             MARGIN_PX as usize,
             model,
-            Some(&cut.figures),
-            cut.out_of_view.as_ref(),
+            (Some(&cut.figures), cut.out_of_view.as_ref()),
+            Some(side_px(&shifted_quad(&cut.to_patch, MARGIN_PX, [0.0, 0.0]))),
         )?;
         let to_patch = cut.to_patch;
         Ok(Reading {

@@ -10,7 +10,7 @@ use super::dataset::Sample;
 use super::figures::Enrolment;
 use super::locate::{find_start_tile, read_board, table_colours_near};
 use super::meeples::{cells_below, read_followers};
-use super::rectify::{cell_patch_margin, quad_patch, Quad, MARGIN_PX};
+use super::rectify::{cell_patch_margin, quad_patch, side_px, Quad, MARGIN_PX};
 use super::terrain::{same_for_the_rules, ColourModel};
 use super::tile::{Candidate, TileRecognizer};
 use super::viewpoint::Viewpoint;
@@ -187,8 +187,13 @@ fn read_tiles(
             continue;
         };
         let (figures, blobs) = enrolment.find(&patch, &model, 0.03)?;
-        let (ranked, shift, _) =
-            recognizer.recognize_located(&patch, MARGIN_PX as usize, &model, Some(&figures))?;
+        let (ranked, shift, _) = recognizer.recognize_in_view(
+            &patch,
+            MARGIN_PX as usize,
+            &model,
+            (Some(&figures), None),
+            Some(side_px(&t.corners_px)),
+        )?;
         // Followers, read on the true tile so that this stage is measured on its own.
         let rise = viewpoint.map_or([0.0, 0.0], |v| v.rise_at_cell(cell));
         let tile_below = cells_below(cell)

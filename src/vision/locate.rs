@@ -638,8 +638,8 @@ pub fn read_board(
                 &patch,
                 MARGIN_PX as usize,
                 model,
-                mask.as_ref(),
-                out_of_view.as_ref(),
+                (mask.as_ref(), out_of_view.as_ref()),
+                Some(super::rectify::side_px(&quad)),
             )?;
             if fit < MIN_FIT
                 || best.as_ref().is_some_and(|(better, _)| *better >= fit)

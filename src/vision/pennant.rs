@@ -24,6 +24,14 @@ const FIGURE_RIM: i32 = 3;
 const CLEAN: f64 = 0.97;
 /// Chance of seeing a shield that lies in plain view.
 const SEEN_IF_VISIBLE: f64 = 0.95;
+/// Side (pixels in the picture) of a cell whose shield in plain view is seen as surely as
+/// [`SEEN_IF_VISIBLE`] says; in a smaller one, ever less surely, down to none at [`BLIND_PX`]
+/// (a shield is a tenth of a tile across). `eval vision --generate 100 --seed 8300`: bare
+/// tiles with a shield 45 px or more across, all 353 seen; 35 to 45 px, one of 6 missed; a
+/// filmed game (eval track's seed 7777, game 9) missed S's shield at 43 px.
+const SHARP_PX: f64 = 48.0;
+/// Side (pixels in the picture) of a cell whose shield no longer shows.
+const BLIND_PX: f64 = 24.0;
 /// Half the side of the square around a catalogue shield spot whose visibility is checked.
 const SPOT_HALF: f32 = 0.06;
 /// How near (pixels) a shield's blue lies to its white.
@@ -54,6 +62,8 @@ pub struct ShieldMap {
     plate: Vec<bool>,
     /// Whether plates count (an edition whose cities show no blue print of their own).
     plates: bool,
+    /// How legibly the picture showed the tile: 1 for a cell at least [`SHARP_PX`] across.
+    legibility: f64,
 }
 
 /// Whether a pixel (blue, green, red) is the blue of a shield: blue above both other channels,
@@ -130,6 +140,7 @@ impl ShieldMap {
             min_blob: 1,
             plate,
             plates: true,
+            legibility: 1.0,
         })
     }
 
@@ -139,6 +150,15 @@ impl ShieldMap {
     pub fn with_min_blob(mut self, min_blob: u32) -> ShieldMap {
         self.min_blob = min_blob.max(1);
         self.plates = self.min_blob <= 1;
+        self
+    }
+
+    /// This map for a tile seen `tile_px` pixels across in the picture (if known): a shield in
+    /// a small cell shows less surely.
+    pub fn seen_at(mut self, tile_px: Option<f64>) -> ShieldMap {
+        self.legibility = tile_px.map_or(1.0, |px| {
+            ((px - BLIND_PX) / (SHARP_PX - BLIND_PX)).clamp(0.0, 1.0)
+        });
         self
     }
 
@@ -208,7 +228,7 @@ impl ShieldMap {
         }
         // A figure may hide the shield: where the catalogue prints it is as good a guess as any.
         let visible = spot_seen as f64 / spot_all.max(1) as f64;
-        let p_seen = (SEEN_IF_VISIBLE * visible).max(1.0 - CLEAN);
+        let p_seen = (SEEN_IF_VISIBLE * self.legibility * visible).max(1.0 - CLEAN);
         let p = if shown { p_seen } else { 1.0 - p_seen };
         p.ln()
     }

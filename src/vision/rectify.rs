@@ -190,9 +190,29 @@ pub fn shifted_quad(image_to_patch: &[[f64; 3]; 3], margin: i32, shift: [f64; 2]
     corners.map(|c| apply_homography(&back, [c[0] + shift[0], c[1] + shift[1]]))
 }
 
+/// The side of a square as large as `quad` (pixels): how big a cell shows in the picture.
+pub fn side_px(quad: &Quad) -> f64 {
+    let twice_area: f64 = (0..4)
+        .map(|i| {
+            let (a, b) = (quad[i], quad[(i + 1) % 4]);
+            a[0] * b[1] - b[0] * a[1]
+        })
+        .sum();
+    (twice_area.abs() / 2.0).sqrt()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cell_s_side_is_that_of_a_square_as_large() {
+        let square = [[10.0, 10.0], [50.0, 10.0], [50.0, 50.0], [10.0, 50.0]];
+        assert!((side_px(&square) - 40.0).abs() < 1e-9);
+        // Foreshortened in an oblique view: 60 wide, 30 deep.
+        let oblique = [[0.0, 0.0], [60.0, 0.0], [60.0, 30.0], [0.0, 30.0]];
+        assert!((side_px(&oblique) - 1800f64.sqrt()).abs() < 1e-9);
+    }
 
     /// A 100-pixel cell, axis-aligned, with its north-west corner at (x, y).
     fn cell_at(x: f64, y: f64) -> Quad {

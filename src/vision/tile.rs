@@ -115,18 +115,20 @@ impl TileRecognizer {
         model: &ColourModel,
         figures: Option<&Mat>,
     ) -> opencv::Result<(Vec<Candidate>, [f64; 2], f64)> {
-        self.recognize_in_view(patch, margin, model, figures, None)
+        self.recognize_in_view(patch, margin, model, (figures, None), None)
     }
 
     /// [`Self::recognize_located`] for a cell partly outside the picture: pixels under
-    /// `out_of_view` (255) were not seen, like those under figures, but hold none.
+    /// `out_of_view` (255) were not seen, like those under figures, but hold none. `tile_px`:
+    /// how many pixels across the cell was in the picture, if known (small details such as
+    /// shields show less surely in a small one).
     pub fn recognize_in_view(
         &self,
         patch: &Mat,
         margin: usize,
         model: &ColourModel,
-        figures: Option<&Mat>,
-        out_of_view: Option<&Mat>,
+        (figures, out_of_view): (Option<&Mat>, Option<&Mat>),
+        tile_px: Option<f64>,
     ) -> opencv::Result<(Vec<Candidate>, [f64; 2], f64)> {
         let unseen = super::rectify::unseen(figures, out_of_view)?;
         let unseen = unseen.as_ref();
@@ -196,7 +198,8 @@ impl TileRecognizer {
             .fold(f64::MIN, f64::max);
         let fit = fitted / f64::from(seen.max(1.0));
         let shields = ShieldMap::new(patch, unseen, model.light_balance())?
-            .with_min_blob(model.shield_blob());
+            .with_min_blob(model.shield_blob())
+            .seen_at(tile_px);
         let edges =
             EdgeEvidence::observe(&map, best.1, best.2, side).with_road_full(model.road_full());
         let standing = figures.map(Figures::from_mask).transpose()?;
