@@ -1050,3 +1050,13 @@ fn a_shield_missing_from_a_tile_a_few_dozen_pixels_across_leaves_a_doubt() {
         tracker.questions()
     );
 }
+
+#[test]
+fn a_farmer_beside_a_completed_road_glimpsed_is_left_to_the_still_picture() {
+    // A filmed game (eval track's seed 8642, game 10): Red laid S at (2, -3), its road ending
+    // at a junction (complete), and laid a farmer in the field beside it, about as near the
+    // road's spot. Glimpsed while the arm moved, the figure was committed on the road, a
+    // feature its tile completes, with no question: the road was scored and Red got 2 points
+    // too many.
+    assert_film_read(8642 * 7_919 + 10, &[20], &[]);
+}

@@ -208,9 +208,14 @@ impl Tracker {
         let free = |p: Port| spots.iter().any(|s| s.ports.contains(p));
         // A figure about as near two features, one of them taken, stands on the other (unless
         // it stands at the tile's edge: it may be a neighbour's, on the feature taken there).
+        // One about as near a free feature the tile leaves open is not counted on the other
+        // for being complete: it may stay where it is (seed 8642 game 10: a farmer beside a
+        // road ending at a junction, glimpsed, was committed on the road).
         let mine = reads.iter().filter(|f| f.colour == seat).find_map(|f| {
             if placeable(f.port) {
                 Some((f.port, f.kind, f.doubt.filter(|&p| free(p))))
+            } else if free(f.port) {
+                None
             } else {
                 f.doubt
                     .filter(|&p| placeable(p) && well_inside(f.at))
@@ -346,6 +351,21 @@ mod tests {
         let mut tracker = ann_beside_her_farmer();
         let read = ann_s("ER", FeatureKind::Field, Some("W"), [0.97, 0.5]);
         assert_eq!(tracker.deploy_mine(&[read], false).unwrap(), None);
+    }
+
+    #[test]
+    fn a_figure_glimpsed_about_as_near_an_open_field_as_a_completed_city_is_left_to_the_still_picture(
+    ) {
+        // Ann's E closes the start tile's city: a follower there is scored at once, and is
+        // committed from a glimpse; one that may lie in the open field stays for the picture.
+        let mut tracker = super::super::after_ann_lays("E", Pos::new(0, -1), 180);
+        let farmer = ann_s("NL", FeatureKind::Field, Some("S"), [0.5, 0.6]);
+        assert_eq!(tracker.deploy_mine(&[farmer], true).unwrap(), None);
+        let knight = ann_s("S", FeatureKind::City, Some("NL"), [0.5, 0.8]);
+        assert_eq!(
+            tracker.deploy_mine(&[knight], true).unwrap(),
+            Some(Event::Follower { port: "S".into() })
+        );
     }
 
     #[test]
