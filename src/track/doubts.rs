@@ -97,12 +97,10 @@ impl Tracker {
     /// only (not taken back, nor corrected since).
     fn still_doubted(&self, doubt: &ShieldDoubt) -> bool {
         self.game.board().get(doubt.pos).is_some_and(|placed| {
-            let laid = Candidate {
-                tile: placed.tile,
-                rot: placed.placement.rot,
-                probability: 1.0,
-            };
-            differ_by_shields(&laid, &doubt.other)
+            differ_by_shields(
+                (placed.tile, placed.placement.rot),
+                (doubt.other.tile, doubt.other.rot),
+            )
         })
     }
 

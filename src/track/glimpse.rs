@@ -162,18 +162,9 @@ impl Sighting {
     /// on a turn the rules cannot tell apart, or one the same but for its shields (a figure on
     /// a city may hide the shield: seed 4242 game 10).
     fn read_as(&self, placed: &PlacedTile) -> bool {
-        let laid = Candidate {
-            tile: placed.tile,
-            rot: placed.placement.rot,
-            probability: 1.0,
-        };
-        let read = Candidate {
-            tile: self.tile,
-            rot: self.rot,
-            probability: 1.0,
-        };
-        (self.tile == placed.tile && same_for_the_rules(self.tile, self.rot, placed.placement.rot))
-            || differ_by_shields(&read, &laid)
+        let laid = (placed.tile, placed.placement.rot);
+        (self.tile == placed.tile && same_for_the_rules(self.tile, self.rot, laid.1))
+            || differ_by_shields((self.tile, self.rot), laid)
     }
 }
 

@@ -72,14 +72,12 @@ pub(super) fn corner_distance(a: &Quad, b: &Quad) -> f64 {
         .fold(0.0, f64::max)
 }
 
-/// Whether two readings tell the same tile but for its shields: the same edges and as many
-/// features, a different number of pennants.
-pub(super) fn differ_by_shields(a: &Candidate, b: &Candidate) -> bool {
+/// Whether two readings (tile, rotation) tell the same tile but for its shields: the same
+/// edges and as many features, a different number of pennants.
+pub(super) fn differ_by_shields(a: (TileId, Rotation), b: (TileId, Rotation)) -> bool {
     let cat = catalogue();
-    let (ta, tb) = (cat.tile(a.tile), cat.tile(b.tile));
-    Dir::ALL
-        .iter()
-        .all(|&d| ta.edge(d, a.rot) == tb.edge(d, b.rot))
+    let (ta, tb) = (cat.tile(a.0), cat.tile(b.0));
+    Dir::ALL.iter().all(|&d| ta.edge(d, a.1) == tb.edge(d, b.1))
         && ta.features.len() == tb.features.len()
         && ta.count(Attr::Pennant) != tb.count(Attr::Pennant)
 }
@@ -327,7 +325,7 @@ impl Tracker {
                 let legal: Vec<&Candidate> =
                     ranked.iter().filter(|c| self.allows(c, pos)).collect();
                 if let [top, next, ..] = legal[..] {
-                    if differ_by_shields(top, next)
+                    if differ_by_shields((top.tile, top.rot), (next.tile, next.rot))
                         && top.probability < HIDDEN_SHIELD_MARGIN * next.probability
                     {
                         shield_doubt = Some((*top, *next));
@@ -379,7 +377,13 @@ impl Tracker {
                 .or(hidden)
                 .or(contradicted.filter(|d| d.tile != c.tile))
                 .or(forbidden)
-                .map(|d| (d.tile, d.rot, covered && differ_by_shields(c, &d)));
+                .map(|d| {
+                    (
+                        d.tile,
+                        d.rot,
+                        covered && differ_by_shields((c.tile, c.rot), (d.tile, d.rot)),
+                    )
+                });
             // The tile that appeared first was laid first; among those, the best fit.
             let key = (std::cmp::Reverse(since), fit);
             if best.as_ref().is_none_or(|b| key > b.0) {
