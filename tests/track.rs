@@ -1060,3 +1060,15 @@ fn a_farmer_beside_a_completed_road_glimpsed_is_left_to_the_still_picture() {
     // too many.
     assert_film_read(8642 * 7_919 + 10, &[20], &[]);
 }
+
+#[test]
+fn a_figure_where_a_road_ends_between_fields_is_told_standing_or_lying_by_its_outline() {
+    // Filmed games seen at a slant, a figure where a short road leaves a city between two
+    // small fields: its foot, were it standing, about as near the road's spot as its middle,
+    // were it lying, to the field's, and the players were asked. Seed 7300 game 9: Blue's
+    // thief on S's road at (-2, -2). Seed 4242 game 19: Red's farmer in T's field at (-1, -2),
+    // committed on the road; its outline reaches past the cell's patch and is seen whole in a
+    // wider cut. A standing figure's narrow head trails its broad base the way tops rise.
+    assert_film_read(7300 * 7_919 + 9, &[10], &["(-2, -2)"]);
+    assert_film_read(4242 * 7_919 + 19, &[8], &["(-1, -2)"]);
+}

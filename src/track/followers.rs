@@ -6,7 +6,7 @@ use opencv::prelude::*;
 use super::{alignments, cell_middle, cell_middle_shifted, Event, Tracker, LIGHT_DRIFT};
 use crate::record::FollowerEntry;
 use crate::rules::{Figure, Port, Pos};
-use crate::vision::figures::Blob;
+use crate::vision::figures::{complete_outlines, Blob};
 use crate::vision::meeples::{cells_below, read_followers, well_inside, FollowerRead};
 use crate::vision::rectify::{quad_patch, Quad, MARGIN_PX};
 
@@ -15,6 +15,11 @@ use crate::vision::rectify::{quad_patch, Quad, MARGIN_PX};
 const UNSEEN_FIGURE_CHANGE: f64 = 0.03;
 /// Pixels around a figure where its shadow may fall.
 const FIGURE_SHADOW_PX: i32 = 4;
+/// The least share of a cell patch's pixels a figure covers.
+const FIGURE_SHARE: f64 = 0.03;
+/// How much wider (pixels each way) a cell is cut again to see a figure reaching past its
+/// patch whole: a standing figure's top may show half a tile beyond its base.
+const WIDER_PX: i32 = 24;
 
 impl Tracker {
     /// The current player's follower on the open tile, once it stands there.
@@ -111,7 +116,15 @@ impl Tracker {
             return Ok(Vec::new());
         };
         let (patch, _) = quad_patch(frame, quad, MARGIN_PX)?;
-        let (_, blobs) = self.enrolment.find(&patch, &calib.colours, 0.03)?;
+        let (_, mut blobs) = self.enrolment.find(&patch, &calib.colours, FIGURE_SHARE)?;
+        if blobs.iter().any(|b| b.spread.is_none()) {
+            // A figure reaching past the patch is seen whole in a wider cut.
+            let (wide, _) = quad_patch(frame, quad, MARGIN_PX + WIDER_PX)?;
+            let share = FIGURE_SHARE * f64::from(patch.rows() * patch.cols())
+                / f64::from((wide.rows() * wide.cols()).max(1));
+            let (_, whole) = self.enrolment.find(&wide, &calib.colours, share)?;
+            complete_outlines(&mut blobs, &whole, f64::from(WIDER_PX));
+        }
         self.followers_on(pos, &blobs)
     }
 

@@ -586,6 +586,7 @@ mod tests {
             centroid,
             cut_below: false,
             area: 200,
+            spread: None,
         };
         // A red figure on the tile west of the cell, reaching over the edge (seed 7300 game
         // 13: the tile, glimpsed bare beside it, was never read from the glimpse).

@@ -118,6 +118,15 @@ impl Enrolment {
                 opencv::core::CV_32S,
             )?;
             let mut keep = vec![false; n.max(0) as usize];
+            let middles = (0..n)
+                .map(|i| {
+                    Ok([
+                        *centroids.at_2d::<f64>(i, 0)?,
+                        *centroids.at_2d::<f64>(i, 1)?,
+                    ])
+                })
+                .collect::<opencv::Result<Vec<_>>>()?;
+            let spreads = spreads(labels.data_typed::<i32>()?, w.max(1) as usize, &middles);
             for i in 1..n {
                 let area = *stats.at_2d::<i32>(i, imgproc::CC_STAT_AREA)?;
                 if area < min_area {
@@ -126,14 +135,15 @@ impl Enrolment {
                 keep[i as usize] = true;
                 let top = *stats.at_2d::<i32>(i, imgproc::CC_STAT_TOP)?;
                 let height = *stats.at_2d::<i32>(i, imgproc::CC_STAT_HEIGHT)?;
+                let left = *stats.at_2d::<i32>(i, imgproc::CC_STAT_LEFT)?;
+                let width = *stats.at_2d::<i32>(i, imgproc::CC_STAT_WIDTH)?;
+                let clipped = top <= 0 || left <= 0 || top + height >= h || left + width >= w;
                 blobs.push(Blob {
                     colour,
-                    centroid: [
-                        *centroids.at_2d::<f64>(i, 0)?,
-                        *centroids.at_2d::<f64>(i, 1)?,
-                    ],
+                    centroid: middles[i as usize],
                     cut_below: top + height >= h,
                     area: area as usize,
+                    spread: (!clipped).then_some(spreads[i as usize]),
                 });
             }
             for (k, &l) in kept.iter_mut().zip(labels.data_typed::<i32>()?) {
@@ -149,6 +159,58 @@ impl Enrolment {
     }
 }
 
+/// The [`Spread`] of each labelled patch of a `w`-pixel wide label image about its `middles`.
+fn spreads(labels: &[i32], w: usize, middles: &[[f64; 2]]) -> Vec<Spread> {
+    let mut out = vec![Spread::default(); middles.len()];
+    let mut counts = vec![0.0; middles.len()];
+    for (k, &l) in labels.iter().enumerate() {
+        let Some((s, m)) = out
+            .get_mut(l.max(0) as usize)
+            .zip(middles.get(l.max(0) as usize))
+        else {
+            continue;
+        };
+        if l <= 0 {
+            continue;
+        }
+        let (x, y) = ((k % w) as f64 - m[0], (k / w) as f64 - m[1]);
+        s.second[0] += x * x;
+        s.second[1] += x * y;
+        s.second[2] += y * y;
+        s.third[0] += x * x * x;
+        s.third[1] += x * x * y;
+        s.third[2] += x * y * y;
+        s.third[3] += y * y * y;
+        counts[l as usize] += 1.0;
+    }
+    for (s, &n) in out.iter_mut().zip(&counts) {
+        let n = f64::max(n, 1.0);
+        s.second = s.second.map(|v| v / n);
+        s.third = s.third.map(|v| v / n);
+    }
+    out
+}
+
+/// The farthest (patch pixels) the centroid of a figure clipped by its patch lies from where the
+/// same figure seen whole has it.
+const CLIPPED_SHIFT: f64 = 16.0;
+
+/// Gives each of `blobs` that its patch clips the [`Spread`] of the same figure in `wide`, the
+/// blobs of a cut of the same picture `extra` pixels wider each way, where that one is whole:
+/// the nearest of its colour, its centroid within [`CLIPPED_SHIFT`].
+pub fn complete_outlines(blobs: &mut [Blob], wide: &[Blob], extra: f64) {
+    for b in blobs.iter_mut().filter(|b| b.spread.is_none()) {
+        let distance = |w: &Blob| {
+            (w.centroid[0] - extra - b.centroid[0]).hypot(w.centroid[1] - extra - b.centroid[1])
+        };
+        b.spread = wide
+            .iter()
+            .filter(|w| w.colour == b.colour && distance(w) <= CLIPPED_SHIFT)
+            .min_by(|v, w| distance(v).total_cmp(&distance(w)))
+            .and_then(|w| w.spread);
+    }
+}
+
 /// One figure seen in a patch.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Blob {
@@ -161,6 +223,40 @@ pub struct Blob {
     pub cut_below: bool,
     /// Pixels.
     pub area: usize,
+    /// How its pixels spread about its centroid, if it lies wholly inside the patch.
+    pub spread: Option<Spread>,
+}
+
+/// How a blob's pixels spread about their centroid: the central moments of second and third
+/// order (means over the pixels, in pixels squared and cubed).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Spread {
+    /// x², xy, y² (about the centroid).
+    pub second: [f64; 3],
+    /// x³, x²y, xy², y³ (about the centroid).
+    pub third: [f64; 4],
+}
+
+impl Spread {
+    /// The skewness of the pixels along the direction `dir` (need not be unit): positive where
+    /// they trail further that way than back, as a standing figure's narrow head trails its
+    /// broad base. 0 for a blob with no spread that way.
+    pub fn skew_along(&self, dir: [f64; 2]) -> f64 {
+        let len = dir[0].hypot(dir[1]);
+        if len == 0.0 {
+            return 0.0;
+        }
+        let [x, y] = [dir[0] / len, dir[1] / len];
+        let [m20, m11, m02] = self.second;
+        let [m30, m21, m12, m03] = self.third;
+        let var = x * x * m20 + 2.0 * x * y * m11 + y * y * m02;
+        let third =
+            x.powi(3) * m30 + 3.0 * x * x * y * m21 + 3.0 * x * y * y * m12 + y.powi(3) * m03;
+        if var <= 0.0 {
+            return 0.0;
+        }
+        third / var.powf(1.5)
+    }
 }
 
 #[cfg(test)]
@@ -209,5 +305,55 @@ mod tests {
                 .any(|b| b.colour == 0 && (b.centroid[0] - 46.5).abs() < 0.5),
             "{blobs:?}"
         );
+    }
+
+    /// A red figure standing in an 80-pixel patch, its top `dy` pixels further down than at
+    /// 20: a narrow head on broad shoulders and legs (rise up the picture).
+    fn standing_figure(dy: i32) -> Mat {
+        field_with(&[
+            (Rect::new(36, 20 + dy, 8, 8), [40.0, 35.0, 200.0]),
+            (Rect::new(30, 28 + dy, 20, 20), [40.0, 35.0, 200.0]),
+        ])
+    }
+
+    #[test]
+    fn a_standing_figure_s_outline_trails_its_head_the_way_tops_rise() {
+        let enrolment = Enrolment::new(vec![RED], 55.0);
+        let (_, blobs) = enrolment
+            .find(&standing_figure(0), &ColourModel::default(), 0.03)
+            .unwrap();
+        let spread = blobs[0].spread.expect("wholly inside the patch");
+        assert!(spread.skew_along([0.0, -0.4]) > 0.2, "{spread:?}");
+        assert!(spread.skew_along([0.0, 0.4]) < -0.2, "{spread:?}");
+        assert!(spread.skew_along([0.4, 0.0]).abs() < 0.01, "{spread:?}");
+    }
+
+    #[test]
+    fn a_figure_its_patch_clips_takes_its_outline_from_a_wider_cut() {
+        let enrolment = Enrolment::new(vec![RED], 55.0);
+        // Its head cut off by the patch's top: no outline to go by.
+        let (_, mut clipped) = enrolment
+            .find(&standing_figure(-22), &ColourModel::default(), 0.03)
+            .unwrap();
+        assert_eq!(clipped.len(), 1, "{clipped:?}");
+        assert_eq!(clipped[0].spread, None);
+        // The same figure in a cut 10 pixels wider each way (the field's 80 pixels hold it).
+        let (_, whole) = enrolment
+            .find(&standing_figure(-12), &ColourModel::default(), 0.03)
+            .unwrap();
+        let shifted: Vec<Blob> = whole
+            .iter()
+            .map(|b| Blob {
+                centroid: [b.centroid[0] + 10.0, b.centroid[1] + 10.0],
+                ..*b
+            })
+            .collect();
+        complete_outlines(&mut clipped, &shifted, 10.0);
+        assert_eq!(clipped[0].spread, whole[0].spread);
+        // A figure of another colour there lends it nothing.
+        clipped[0].spread = None;
+        let other: Vec<Blob> = shifted.iter().map(|b| Blob { colour: 1, ..*b }).collect();
+        complete_outlines(&mut clipped, &other, 10.0);
+        assert_eq!(clipped[0].spread, None);
     }
 }

@@ -70,6 +70,35 @@ pub fn standing_foot(b: &Blob, rise: [f64; 2]) -> [f64; 2] {
     ]
 }
 
+/// The least (tile sides) a standing figure's top must show beyond its base for its outline to
+/// tell it from a lying one: seen from higher up, a standing figure shows little more than
+/// its shoulders.
+const POSE_RISE: f64 = 0.3;
+/// How skewed a figure's pixels must be along the way tops rise to count as standing (a
+/// narrow head trailing a broad base), or the other way, lying. `eval vision` on seeds 8300
+/// (100 boards) and 5100 (60), figures wholly inside their patch where tops rise at least
+/// [`POSE_RISE`]: of 380 standing, 1 as skewed as −0.1 and 209 as +0.1; of 286 lying, 8 as
+/// skewed as +0.1 (heads pointing the way tops rise: such a farmer looks like a standing
+/// figure) and 147 as −0.1.
+const POSE_SKEW: f64 = 0.1;
+
+/// Whether the figure of blob `b` lies (`Some(true)`), stands (`Some(false)`) or cannot be told
+/// (a view from above, a blob not wholly in the patch, an outline as skewed either way), given
+/// how far tops rise there ([`standing_foot`]).
+fn pose(b: &Blob, rise: [f64; 2]) -> Option<bool> {
+    if rise[0].hypot(rise[1]) < POSE_RISE {
+        return None;
+    }
+    let skew = b.spread?.skew_along(rise);
+    if skew >= POSE_SKEW {
+        Some(false)
+    } else if skew <= -POSE_SKEW {
+        Some(true)
+    } else {
+        None
+    }
+}
+
 /// The cells a figure rising into the picture of cell `pos` from below may stand on: south,
 /// south-west and south-east of it.
 pub fn cells_below(pos: Pos) -> [Pos; 3] {
@@ -154,7 +183,7 @@ pub fn read_followers(
             // field's about as near: where it stands is unsure (a farmer lying beside a road
             // can look like a figure standing on it).
             let lying_maybe = kind != FeatureKind::Field && f64::from(best) > FAR_FROM_SPOT;
-            let doubt = scored
+            let other = scored
                 .get(1)
                 .filter(|(d, _, _)| f64::from(*d - best) < SURE_NEARER)
                 .or_else(|| {
@@ -164,7 +193,21 @@ pub fn read_followers(
                             && f64::from(*d - best) < FARMER_WITHIN
                     })
                 })
-                .and_then(|(_, _, ports)| ports.iter().next());
+                .and_then(|&(_, k, ports)| Some((ports.iter().next()?, k)));
+            // Torn between a field and a feature one stands on, the figure's outline may tell
+            // whether it lies or stands.
+            let (port, kind, doubt) = match (other, pose(b, rise)) {
+                (Some(o), Some(lying))
+                    if (kind == FeatureKind::Field) != (o.1 == FeatureKind::Field) =>
+                {
+                    if (kind == FeatureKind::Field) == lying {
+                        (port, kind, None)
+                    } else {
+                        (o.0, o.1, None)
+                    }
+                }
+                _ => (port, kind, other.map(|o| o.0)),
+            };
             Some(FollowerRead {
                 colour: b.colour,
                 port,
@@ -181,6 +224,7 @@ pub fn read_followers(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::vision::figures::Spread;
 
     /// A red figure lying across the south edge of K turned half round (its city there), seen
     /// almost straight down: its blob goes on past the bottom of the patch.
@@ -190,6 +234,7 @@ mod tests {
             centroid: [47.4, 68.6],
             cut_below: true,
             area: 370,
+            spread: None,
         }
     }
 
@@ -241,6 +286,7 @@ mod tests {
             centroid: [to_patch(spot[0]), to_patch(spot[1])],
             cut_below: false,
             area: 300,
+            spread: None,
         };
         for read_at in [Rotation::R0, Rotation::R180] {
             let read = read_followers(&[knight], margin, [0.0, 0.0], g, read_at, [0.0, 0.0], false);
@@ -248,6 +294,84 @@ mod tests {
             assert_eq!(read[0].kind, FeatureKind::City, "{read_at:?}");
             assert_eq!(read[0].doubt, None, "{read_at:?}: {read:?}");
         }
+    }
+
+    /// A spread whose pixels are skewed by `skew` along `dir` and by nothing across it.
+    fn skewed(dir: [f64; 2], skew: f64) -> Spread {
+        let len = dir[0].hypot(dir[1]);
+        let [x, y] = [dir[0] / len, dir[1] / len];
+        Spread {
+            second: [1.0, 0.0, 1.0],
+            third: [x.powi(3), x * x * y, x * y * y, y.powi(3)].map(|v| v * skew),
+        }
+    }
+
+    #[test]
+    fn a_figure_between_a_road_s_end_and_a_field_stands_or_lies_as_its_outline_shows() {
+        // S at 0°, its road running south from the city; a red figure seen at a slant where
+        // the road meets the field beside it (seed 8642 game 10, a farmer): lying, its middle
+        // is about as near the field's spot as its foot, standing, is to the road's.
+        let s = catalogue().tile_id("S").unwrap();
+        let rise = [0.098, -0.459];
+        let scale = f64::from(PATCH_PX) / (1.0 - 2.0 * INSET);
+        let margin = 8;
+        let to_patch = |v: f64| f64::from(margin) + (v - INSET) * scale;
+        let figure = |spread| Blob {
+            colour: 0,
+            centroid: [to_patch(0.7005), to_patch(0.7116)],
+            cut_below: false,
+            area: 500,
+            spread,
+        };
+        let read = |spread| {
+            let read = read_followers(
+                &[figure(spread)],
+                margin,
+                [0.0, 0.0],
+                s,
+                Rotation::R0,
+                rise,
+                false,
+            );
+            assert_eq!(read.len(), 1, "{read:?}");
+            read[0]
+        };
+        let unsure = read(None);
+        assert!(unsure.doubt.is_some(), "{unsure:?}");
+        let kinds = [
+            unsure.kind,
+            catalogue().tile(s).features[catalogue()
+                .tile(s)
+                .feature_at(unsure.doubt.unwrap())
+                .unwrap()]
+            .kind,
+        ];
+        assert!(
+            kinds.contains(&FeatureKind::Field) && kinds.contains(&FeatureKind::Road),
+            "{unsure:?}"
+        );
+        // A narrow head trailing the way tops rise: standing, on the road.
+        let standing = read(Some(skewed(rise, 0.15)));
+        assert_eq!((standing.kind, standing.doubt), (FeatureKind::Road, None));
+        // The other way: lying, in the field.
+        let lying = read(Some(skewed(rise, -0.15)));
+        assert_eq!((lying.kind, lying.doubt), (FeatureKind::Field, None));
+        assert!(lying.lying);
+        // Hardly skewed, or seen from above: still unsure.
+        assert!(read(Some(skewed(rise, 0.03))).doubt.is_some());
+        let above = [0.02, -0.1];
+        let from_above = |spread| {
+            read_followers(
+                &[figure(spread)],
+                margin,
+                [0.0, 0.0],
+                s,
+                Rotation::R0,
+                above,
+                false,
+            )
+        };
+        assert_eq!(from_above(Some(skewed(above, 0.15))), from_above(None));
     }
 
     #[test]
