@@ -1072,3 +1072,13 @@ fn a_figure_where_a_road_ends_between_fields_is_told_standing_or_lying_by_its_ou
     assert_film_read(7300 * 7_919 + 9, &[10], &["(-2, -2)"]);
     assert_film_read(4242 * 7_919 + 19, &[8], &["(-1, -2)"]);
 }
+
+#[test]
+fn a_shield_glimpsed_bare_before_a_figure_covers_it_counts() {
+    // A filmed game (eval track's seed 4400, game 10): Red laid F (a city across the tile,
+    // with a shield) at (-3, -2) and put a knight on it, over the shield. Between the two, with
+    // the hand gone from the tile but the arm still at the picture's edge, the tile showed
+    // its shield; that glimpse was not kept (an arm in the picture), and the still picture's
+    // knight cast a shadow the glimpse did not show: the players were asked F or G.
+    assert_film_read(4400 * 7_919 + 10, &[10], &["(-3, -2)"]);
+}

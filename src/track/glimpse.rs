@@ -143,6 +143,8 @@ fn compose(a: &[[f64; 3]; 3], b: &[[f64; 3]; 3]) -> [[f64; 3]; 3] {
 /// cell between two still pictures (the earliest: a tile lies bare for a few frames between
 /// the arm laying it and the arm bringing its follower, whose hand is over it last).
 const BARE_KEPT: usize = 12;
+/// How near (tile sides) a cell an arm must reach for a hand to be over part of it.
+const ARM_NEAR: f64 = 0.5;
 
 /// A new tile glimpsed with a figure on it while hands moved elsewhere.
 pub(super) struct Sighting {
@@ -248,14 +250,16 @@ impl Tracker {
                 Some(Seen::Bare(glimpse)) => {
                     // A cell changing from the last frame may have a hand over part of it that
                     // hides a tile's end only as a figure would: such a glimpse counts only
-                    // with no arm reaching into the picture.
+                    // with no arm reaching near it.
                     if !whole {
-                        let arm = match arm {
-                            Some(arm) => arm,
-                            None => *arm.insert(self.arm_in_view(frame)?),
+                        let arms = match &arm {
+                            Some(arms) => arms,
+                            None => arm.insert(self.arms(frame)?),
                         };
-                        if arm {
-                            continue;
+                        if let Some(arms) = arms {
+                            if arms.near(&quad, side_px(&quad) * ARM_NEAR)? {
+                                continue;
+                            }
                         }
                     }
                     let kept = self.bare.entry(pos).or_default();

@@ -76,6 +76,12 @@ const ARM_WAIT_S: f64 = 3.0;
 const ARM_WAIT_FRAMES: usize = 15;
 /// Most change of brightness between two looks of a cell put down to the light.
 pub(super) const LIGHT_DRIFT: f64 = 1.15;
+/// How much darker (each channel's share of what it was) a shadow leaves a pixel.
+const SHADE: (f64, f64) = (0.25, 0.9);
+/// How far apart the channels' shares may be in a shadow (it keeps the colour).
+const SHADE_SPREAD: f64 = 0.2;
+/// The least a channel must have been for its share to count (a dark channel's is noise).
+const SHADE_FROM: u8 = 25;
 /// Still frames before a picture is read.
 const SETTLE_FRAMES: usize = 3;
 /// Seconds the table must be still before a picture is read (with a clock).
@@ -325,13 +331,19 @@ impl Tracker {
     /// that touches the picture's border and is bigger than a tile (but not most of the
     /// picture, which is the light or the camera moving), and does not show the table now.
     pub(super) fn arm_in_view(&self, frame: &Mat) -> opencv::Result<bool> {
+        Ok(self.arms(frame)?.is_some())
+    }
+
+    /// The arms reaching into the picture (`frame`), as [`Tracker::arm_in_view`] finds them;
+    /// `None` if there is none.
+    pub(super) fn arms(&self, frame: &Mat) -> opencv::Result<Option<Arms>> {
         let (Some(now), Some(before), Some(calib)) =
             (&self.previous, &self.read_small, &self.calibration)
         else {
-            return Ok(false);
+            return Ok(None);
         };
         if now.size()? != before.size()? {
-            return Ok(false);
+            return Ok(None);
         }
         // A bumped camera moves the whole picture: the last picture read is moved with it.
         let as_f32 = |m: &Mat| -> opencv::Result<Mat> {
@@ -393,21 +405,32 @@ impl Tracker {
             * scale
             * scale;
         let (w, h) = (now.cols(), now.rows());
+        let mut arm = vec![false; n.max(0) as usize];
         for i in 1..n {
             let at = |k| stats.at_2d::<i32>(i, k).copied();
             let (x, y) = (at(imgproc::CC_STAT_LEFT)?, at(imgproc::CC_STAT_TOP)?);
             let (cw, ch) = (at(imgproc::CC_STAT_WIDTH)?, at(imgproc::CC_STAT_HEIGHT)?);
             let area = f64::from(at(imgproc::CC_STAT_AREA)?);
             let border = x == 0 || y == 0 || x + cw == w || y + ch == h;
-            if border
+            arm[i as usize] = border
                 && area > 1.5 * tile_area
                 && area < 0.5 * f64::from(w * h)
-                && !shows_table(frame, &labels, i, scale, &calib.table)?
-            {
-                return Ok(true);
+                && !shows_table(frame, &labels, i, scale, &calib.table)?;
+        }
+        if !arm.contains(&true) {
+            return Ok(None);
+        }
+        let mut mask = Mat::zeros(h, w, opencv::core::CV_8UC1)?.to_mat()?;
+        for (m, &l) in mask
+            .data_bytes_mut()?
+            .iter_mut()
+            .zip(labels.data_typed::<i32>()?)
+        {
+            if arm[l.max(0) as usize] {
+                *m = 255;
             }
         }
-        Ok(false)
+        Ok(Some(Arms { mask, scale }))
     }
 
     fn read_settled(&mut self, frame: &Mat) -> anyhow::Result<Vec<Event>> {
@@ -817,7 +840,36 @@ fn mismatched(
     Ok(f64::from(opencv::core::count_non_zero(&bytes)?) / f64::from(w * h))
 }
 
-/// The box around every located cell, in pixels of a picture `scale` times the frame's size.
+/// The arms reaching into a picture: where they are in a reduced copy of it.
+pub(super) struct Arms {
+    /// 255 where an arm is, in the reduced picture.
+    mask: Mat,
+    /// The reduced picture's size over the frame's.
+    scale: f64,
+}
+
+impl Arms {
+    /// Whether an arm comes within `reach` pixels (of the frame) of the cell with corners
+    /// `quad`.
+    pub(super) fn near(&self, quad: &Quad, reach: f64) -> opencv::Result<bool> {
+        let lo = |k: usize| quad.iter().map(|p| p[k]).fold(f64::MAX, f64::min) - reach;
+        let hi = |k: usize| quad.iter().map(|p| p[k]).fold(f64::MIN, f64::max) + reach;
+        let (w, h) = (self.mask.cols(), self.mask.rows());
+        let x0 = ((lo(0) * self.scale).floor() as i32).clamp(0, w);
+        let y0 = ((lo(1) * self.scale).floor() as i32).clamp(0, h);
+        let x1 = ((hi(0) * self.scale).ceil() as i32).clamp(0, w);
+        let y1 = ((hi(1) * self.scale).ceil() as i32).clamp(0, h);
+        if x1 <= x0 || y1 <= y0 {
+            return Ok(false);
+        }
+        let roi = Mat::roi(
+            &self.mask,
+            opencv::core::Rect::new(x0, y0, x1 - x0, y1 - y0),
+        )?;
+        Ok(opencv::core::count_non_zero(&roi)? > 0)
+    }
+}
+
 /// Whether component `label` of `labels` (a reduced picture, `scale` of the frame's size)
 /// shows the table (colours `table`) in `frame` for the most part: a checked cloth the camera's
 /// move left out of line (near checks move further than far ones), not an arm.
@@ -847,6 +899,7 @@ fn shows_table(
     Ok(on as f64 >= TABLE_SHARE * all.max(1) as f64)
 }
 
+/// The box around every located cell, in pixels of a picture `scale` times the frame's size.
 fn board_box(quads: &BTreeMap<Pos, Quad>, scale: f64) -> Option<opencv::core::Rect> {
     let corners = quads.values().flatten();
     let (mut lo, mut hi) = ([f64::MAX; 2], [f64::MIN; 2]);
@@ -911,40 +964,65 @@ fn cell_middle_shifted(patch: &Mat, (dx, dy): (i32, i32)) -> opencv::Result<Mat>
 /// brightness by at most [`LIGHT_DRIFT`]: the room getting darker is not a new tile, a bright
 /// tile on a dark cloth still is).
 fn changed_share(before: &Mat, now: &Mat) -> opencv::Result<f64> {
-    changed_share_outside(before, now, None)
+    changed_share_outside(before, now, None, None)
 }
 
-/// [`changed_share`] over the pixels not marked (non-zero) in `hidden`, if given (same size).
-fn changed_share_outside(before: &Mat, now: &Mat, hidden: Option<&Mat>) -> opencv::Result<f64> {
+/// [`changed_share`] over the pixels not marked (non-zero) in `hidden`, if given (same size);
+/// where `shaded` marks them (same size), a pixel only darker than it was, its colour kept, is
+/// a shadow fallen on it, no change.
+fn changed_share_outside(
+    before: &Mat,
+    now: &Mat,
+    hidden: Option<&Mat>,
+    shaded: Option<&Mat>,
+) -> opencv::Result<f64> {
     let (a, b) = (before.try_clone()?, now.try_clone()?);
     let (a, b) = (a.data_bytes()?, b.data_bytes()?);
-    let hidden = match hidden {
-        Some(m) => m.try_clone()?.data_bytes()?.to_vec(),
-        None => vec![0; a.len() / 3],
+    let marks = |m: Option<&Mat>| -> opencv::Result<Vec<u8>> {
+        Ok(match m {
+            Some(m) => m.try_clone()?.data_bytes()?.to_vec(),
+            None => vec![0; a.len() / 3],
+        })
     };
-    let shown = |px: &[u8]| -> Vec<[u8; 3]> {
+    let (hidden, shaded) = (marks(hidden)?, marks(shaded)?);
+    let shown = |px: &[u8]| -> Vec<([u8; 3], bool)> {
         px.chunks_exact(3)
-            .zip(&hidden)
-            .filter(|(_, &h)| h == 0)
-            .map(|(p, _)| [p[0], p[1], p[2]])
+            .zip(hidden.iter().zip(&shaded))
+            .filter(|(_, (&h, _))| h == 0)
+            .map(|(p, (_, &s))| ([p[0], p[1], p[2]], s != 0))
             .collect()
     };
     let (a, b) = (shown(a), shown(b));
-    let mean = |px: &[[u8; 3]]| {
-        px.iter().flatten().map(|&v| f64::from(v)).sum::<f64>() / (3 * px.len()).max(1) as f64
+    let mean = |px: &[([u8; 3], bool)]| {
+        px.iter()
+            .flat_map(|(p, _)| p)
+            .map(|&v| f64::from(v))
+            .sum::<f64>()
+            / (3 * px.len()).max(1) as f64
     };
     let gain = (mean(&a) / mean(&b).max(1.0)).clamp(1.0 / LIGHT_DRIFT, LIGHT_DRIFT);
     let changed = a
         .iter()
         .zip(&b)
-        .filter(|(p, q)| {
-            (0..3)
-                .map(|c| (f64::from(p[c]) - f64::from(q[c]) * gain).abs())
-                .sum::<f64>()
-                > 45.0
+        .filter(|((p, _), (q, shade))| {
+            let q = q.map(|v| f64::from(v) * gain);
+            (0..3).map(|c| (f64::from(p[c]) - q[c]).abs()).sum::<f64>() > 45.0
+                && !(*shade && shadow_on(*p, q))
         })
         .count();
     Ok(changed as f64 / a.len().max(1) as f64)
+}
+
+/// Whether a pixel `now` (blue, green, red) is pixel `before` in a shadow: every channel
+/// darker by about the same factor, [`SHADE`].
+fn shadow_on(before: [u8; 3], now: [f64; 3]) -> bool {
+    let ratios: Vec<f64> = (0..3)
+        .filter(|&c| before[c] >= SHADE_FROM)
+        .map(|c| now[c] / f64::from(before[c]))
+        .collect();
+    let lo = ratios.iter().copied().fold(f64::MAX, f64::min);
+    let hi = ratios.iter().copied().fold(f64::MIN, f64::max);
+    !ratios.is_empty() && SHADE.0 <= lo && hi <= SHADE.1 && hi - lo <= SHADE_SPREAD
 }
 
 /// Mean grey level and mean grey gradient of a cell's look.
@@ -1038,4 +1116,79 @@ fn after_turns(turns: Vec<TurnEntry>) -> Tracker {
         .collect();
     tracker.restore(turns).unwrap();
     tracker
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pixel_only_darker_its_colour_kept_is_in_a_shadow() {
+        let brown = [60, 110, 160];
+        assert!(shadow_on(brown, [36.0, 66.0, 96.0]));
+        // Lit as before, lighter, or another colour: no shadow.
+        assert!(!shadow_on(brown, [60.0, 110.0, 160.0]));
+        assert!(!shadow_on(brown, [80.0, 140.0, 200.0]));
+        assert!(!shadow_on(brown, [40.0, 35.0, 150.0]));
+        // A red figure's paint over the brown city is no shadow either.
+        assert!(!shadow_on(brown, [40.0, 35.0, 200.0]));
+    }
+
+    #[test]
+    fn a_shadow_next_to_a_figure_is_no_change_where_allowed() {
+        let plain = |bgr: [f64; 3]| {
+            Mat::new_rows_cols_with_default(
+                4,
+                4,
+                opencv::core::CV_8UC3,
+                opencv::core::Scalar::new(bgr[0], bgr[1], bgr[2], 0.0),
+            )
+            .unwrap()
+        };
+        let (lit, shaded) = (plain([60.0, 110.0, 160.0]), plain([36.0, 66.0, 96.0]));
+        let everywhere = Mat::new_rows_cols_with_default(
+            4,
+            4,
+            opencv::core::CV_8UC1,
+            opencv::core::Scalar::all(255.0),
+        )
+        .unwrap();
+        // A quarter of the cell darker, the rest as before.
+        let mut quarter = lit.try_clone().unwrap();
+        for y in 0..1 {
+            for x in 0..4 {
+                *quarter.at_2d_mut::<opencv::core::Vec3b>(y, x).unwrap() =
+                    *shaded.at_2d::<opencv::core::Vec3b>(y, x).unwrap();
+            }
+        }
+        assert_eq!(
+            changed_share_outside(&lit, &quarter, None, None).unwrap(),
+            0.25
+        );
+        assert_eq!(
+            changed_share_outside(&lit, &quarter, None, Some(&everywhere)).unwrap(),
+            0.0
+        );
+    }
+
+    #[test]
+    fn an_arm_is_near_a_cell_only_where_it_reaches_it() {
+        // An arm in the bottom left corner of a picture reduced to a quarter.
+        let mut mask = Mat::zeros(90, 160, opencv::core::CV_8UC1)
+            .unwrap()
+            .to_mat()
+            .unwrap();
+        for y in 70..90 {
+            for x in 0..30 {
+                *mask.at_2d_mut::<u8>(y, x).unwrap() = 255;
+            }
+        }
+        let arms = Arms { mask, scale: 0.25 };
+        let cell = |x: f64, y: f64| [[x, y], [x + 60.0, y], [x + 60.0, y + 60.0], [x, y + 60.0]];
+        assert!(arms.near(&cell(100.0, 230.0), 0.0).unwrap());
+        assert!(!arms.near(&cell(600.0, 100.0), 30.0).unwrap());
+        // Just beyond its reach, and within.
+        assert!(!arms.near(&cell(140.0, 200.0), 0.0).unwrap());
+        assert!(arms.near(&cell(140.0, 200.0), 30.0).unwrap());
+    }
 }

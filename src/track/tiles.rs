@@ -112,8 +112,11 @@ fn not_ruled_out(ranked: &[Candidate], reading: &Candidate) -> bool {
 /// without) a shield for no question to be asked.
 const HIDDEN_SHIELD_MARGIN: f64 = 8.0;
 
-/// How far a figure's shadow reaches beyond it (patch pixels).
+/// How far a figure's shadow reaches beyond it (patch pixels): left out.
 const SHADOW_PX: i32 = 4;
+/// How far a long shadow may reach beyond a figure (patch pixels, a third of a tile, from
+/// a low light): there a pixel only darkened is no change.
+const SHADE_REACH_PX: i32 = 20;
 
 /// Share of a frontier cell's pixels that changed since it was seen empty above which it
 /// surely holds something new (a hand is never in a still picture): its tile is then taken at
@@ -130,11 +133,13 @@ const WHOLLY_CHANGED_MIN_FIT: f64 = -0.9;
 /// alike.
 pub(super) fn changed_but_figures(before: &Mat, now: &Mat, mask: &Mat) -> opencv::Result<f64> {
     let hidden = cell_middle(&crate::sim::effects::grow_mask(mask, SHADOW_PX)?)?;
+    let shaded = cell_middle(&crate::sim::effects::grow_mask(mask, SHADE_REACH_PX)?)?;
     let now = cell_middle(now)?;
     let mut least = f64::MAX;
     for shift in alignments() {
         let then = cell_middle_shifted(before, shift)?;
-        least = least.min(changed_share_outside(&then, &now, Some(&hidden))?);
+        let share = changed_share_outside(&then, &now, Some(&hidden), Some(&shaded))?;
+        least = least.min(share);
         if least <= GLIMPSE_ALIKE {
             break;
         }
