@@ -545,7 +545,7 @@ impl Tracker {
     fn predicted(&self, pos: Pos) -> Option<Quad> {
         self.pose()
             .and_then(|pose| predict_in_perspective(&self.quads, pos, &pose))
-            .or_else(|| predict_fitted(&self.quads, pos).ok().flatten())
+            .or_else(|| predict_fitted(&self.quads, pos, true).ok().flatten())
             .or_else(|| predict(&self.quads, pos))
     }
 

@@ -501,8 +501,14 @@ const FIT_REACH: i32 = 2;
 /// Where cell `pos` should lie, from a grid fitted to every tile found within `FIT_REACH`
 /// cells of it (a least-squares homography from grid corners to their image corners, so that
 /// the few millimetres each tile lies off its cell average out); from the neighbours alone
-/// ([`predict`]) when fewer than three tiles are that near.
-pub fn predict_fitted(found: &BTreeMap<Pos, Quad>, pos: Pos) -> opencv::Result<Option<Quad>> {
+/// ([`predict`]) when fewer than three tiles are that near. Seen `from_above` (tilted less than
+/// 30°), a grid that makes the cell [`FIT_SIZE_DRIFT`] larger or smaller than those tiles gives
+/// way to their least-squares affine grid.
+pub fn predict_fitted(
+    found: &BTreeMap<Pos, Quad>,
+    pos: Pos,
+    from_above: bool,
+) -> opencv::Result<Option<Quad>> {
     let near: Vec<(&Pos, &Quad)> = found
         .iter()
         .filter(|(p, _)| (p.x - pos.x).abs() <= FIT_REACH && (p.y - pos.y).abs() <= FIT_REACH)
@@ -537,7 +543,7 @@ pub fn predict_fitted(found: &BTreeMap<Pos, Quad>, pos: Pos) -> opencv::Result<O
     // cells it predicts ever smaller (or larger) down a column: then the tiles' mean shape
     // counts, without perspective.
     let mean_side = near.iter().map(|(_, q)| side_px(q)).sum::<f64>() / near.len() as f64;
-    if (side_px(&fitted) / mean_side.max(1.0) - 1.0).abs() <= FIT_SIZE_DRIFT {
+    if !from_above || (side_px(&fitted) / mean_side.max(1.0) - 1.0).abs() <= FIT_SIZE_DRIFT {
         return Ok(Some(fitted));
     }
     let pairs: Vec<([f64; 2], [f64; 2])> = grid
@@ -681,7 +687,7 @@ pub fn read_board(
             None => 0,
         };
         tried.insert(pos, (support, tries + 1));
-        let Some(predicted) = predict_fitted(&located, pos)? else {
+        let Some(predicted) = predict_fitted(&located, pos, false)? else {
             continue;
         };
         let snapped = snap_to_edges(&grey, &predicted);
@@ -874,7 +880,9 @@ mod tests {
             .into_iter()
             .map(|(x, y)| (Pos::new(x, y), cell(x, y)))
             .collect();
-        let below = predict_fitted(&found, Pos::new(0, 3)).unwrap().unwrap();
+        let below = predict_fitted(&found, Pos::new(0, 3), true)
+            .unwrap()
+            .unwrap();
         let mean = found.values().map(side_px).sum::<f64>() / 6.0;
         assert!(side_px(&cell(0, 3)) < 0.85 * mean);
         assert!((side_px(&below) / mean - 1.0).abs() <= 0.1, "{below:?}");
@@ -890,7 +898,9 @@ mod tests {
                 )
             })
             .collect();
-        let next = predict_fitted(&found, Pos::new(2, 1)).unwrap().unwrap();
+        let next = predict_fitted(&found, Pos::new(2, 1), true)
+            .unwrap()
+            .unwrap();
         for (p, q) in next.iter().zip(square(200.0, 100.0)) {
             assert!((p[0] - q[0]).hypot(p[1] - q[1]) < 1e-3, "{next:?}");
         }
