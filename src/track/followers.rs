@@ -6,7 +6,7 @@ use opencv::prelude::*;
 use super::{alignments, cell_middle, cell_middle_shifted, Event, Tracker, LIGHT_DRIFT};
 use crate::record::FollowerEntry;
 use crate::rules::{Figure, Port, Pos};
-use crate::vision::figures::{complete_outlines, Blob};
+use crate::vision::figures::{complete_outlines, Blob, FIGURE_SHARE};
 use crate::vision::meeples::{cells_below, read_followers, well_inside, FollowerRead};
 use crate::vision::rectify::{quad_patch, Quad, MARGIN_PX};
 
@@ -15,8 +15,6 @@ use crate::vision::rectify::{quad_patch, Quad, MARGIN_PX};
 const UNSEEN_FIGURE_CHANGE: f64 = 0.03;
 /// Pixels around a figure where its shadow may fall.
 const FIGURE_SHADOW_PX: i32 = 4;
-/// The least share of a cell patch's pixels a figure covers.
-const FIGURE_SHARE: f64 = 0.03;
 /// How much wider (pixels each way) a cell is cut again to see a figure reaching past its
 /// patch whole: a standing figure's top may show half a tile beyond its base.
 const WIDER_PX: i32 = 24;
@@ -173,7 +171,7 @@ impl Tracker {
             return Ok(None);
         }
         let (patch, _) = quad_patch(frame, &quad, MARGIN_PX)?;
-        let (mask, _) = self.enrolment.find(&patch, &calib.colours, 0.03)?;
+        let (mask, _) = self.enrolment.find(&patch, &calib.colours, FIGURE_SHARE)?;
         let hidden = crate::sim::effects::grow_mask(&cell_middle(&mask)?, FIGURE_SHADOW_PX)?;
         let now = cell_middle(&patch)?;
         // The cell may have been cut a few pixels apart then and now: the two looks are

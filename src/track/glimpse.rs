@@ -8,7 +8,7 @@ use super::{cell_middle, changed_share, Event, Tracker, MOTION_LEVEL, NEW_TILE_C
 use crate::rules::board::PlacedTile;
 use crate::rules::{Figure, FollowerSpot, Pos, Rotation, TileId};
 use crate::sim::camera::{apply_homography, invert_homography};
-use crate::vision::figures::Blob;
+use crate::vision::figures::{Blob, FIGURE_SHARE};
 use crate::vision::locate::{in_view, inside, MIN_FIT};
 use crate::vision::meeples::{read_followers, standing_foot, well_inside, FollowerRead};
 use crate::vision::rectify::{
@@ -319,7 +319,7 @@ impl Tracker {
                 return Ok(None);
             }
         }
-        let (_, blobs) = self.enrolment.find(&patch, &calib.colours, 0.03)?;
+        let (_, blobs) = self.enrolment.find(&patch, &calib.colours, FIGURE_SHARE)?;
         // Figures in the margin or on the cell's edge stand on the neighbours: the tile itself
         // is bare. (The viewpoint is fitted only where there are figures.)
         let rise = if blobs.is_empty() {
@@ -413,7 +413,7 @@ impl Tracker {
             }
             let mut best: Option<(Vec<Candidate>, f64)> = None;
             for (patch, not_shown) in cuts {
-                let (mask, _) = self.enrolment.find(&patch, &calib.colours, 0.03)?;
+                let (mask, _) = self.enrolment.find(&patch, &calib.colours, FIGURE_SHARE)?;
                 let (ranked, _, fit) = self.recognizer.recognize_in_view(
                     &patch,
                     MARGIN_PX as usize,
@@ -562,7 +562,7 @@ impl Tracker {
         patch: &Mat,
         model: &ColourModel,
     ) -> anyhow::Result<Option<Figured>> {
-        let (mask, blobs) = self.enrolment.find(patch, model, 0.03)?;
+        let (mask, blobs) = self.enrolment.find(patch, model, FIGURE_SHARE)?;
         if blobs.is_empty() {
             return Ok(None);
         }

@@ -8,7 +8,7 @@ use opencv::prelude::*;
 
 use super::{Tracker, FIGURE_TOLERANCE};
 use crate::rules::{Pos, Rotation};
-use crate::vision::figures::Enrolment;
+use crate::vision::figures::{Enrolment, FIGURE_SHARE};
 use crate::vision::rectify::quad_patch;
 use crate::vision::terrain::ColourModel;
 
@@ -38,7 +38,7 @@ impl Tracker {
             return Ok(());
         }
         let (patch, _) = quad_patch(frame, quad, 0)?;
-        let (mask, _) = self.enrolment.find(&patch, &calib.colours, 0.03)?;
+        let (mask, _) = self.enrolment.find(&patch, &calib.colours, FIGURE_SHARE)?;
         let covered = f64::from(opencv::core::count_non_zero(&mask)?)
             / f64::from((patch.rows() * patch.cols()).max(1));
         if covered > MOST_COVERED {

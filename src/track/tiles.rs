@@ -12,6 +12,7 @@ use super::{
 };
 use crate::record::TurnEntry;
 use crate::rules::{catalogue, Attr, Dir, EdgeKind, Placement, Pos, Rotation, TileId};
+use crate::vision::figures::FIGURE_SHARE;
 use crate::vision::locate::{in_view, looks_empty, predict, MIN_FIT};
 use crate::vision::rectify::{
     out_of_view, quad_patch, shifted_quad, side_px, unseen, Quad, MARGIN_PX,
@@ -273,7 +274,7 @@ impl Tracker {
                     continue;
                 }
             }
-            let (figures, _) = self.enrolment.find(&patch, &model, 0.03)?;
+            let (figures, _) = self.enrolment.find(&patch, &model, FIGURE_SHARE)?;
             let cut = Cut {
                 out_of_view: out_of_view(&to_patch, MARGIN_PX, [frame.cols(), frame.rows()])?,
                 patch,
@@ -498,7 +499,7 @@ impl Tracker {
                 continue;
             };
             let (patch, _) = quad_patch(frame, &q, MARGIN_PX)?;
-            let (mask, _) = self.enrolment.find(&patch, &model, 0.03)?;
+            let (mask, _) = self.enrolment.find(&patch, &model, FIGURE_SHARE)?;
             if known_empty || looks_empty(&patch, &model, &table, Some(&mask))? {
                 self.frontier_looks.insert(next, cell_middle(&patch)?);
             }
@@ -626,7 +627,7 @@ impl Tracker {
         model: &ColourModel,
     ) -> anyhow::Result<Cut> {
         let (patch, to_patch) = quad_patch(frame, quad, MARGIN_PX)?;
-        let (figures, _) = self.enrolment.find(&patch, model, 0.03)?;
+        let (figures, _) = self.enrolment.find(&patch, model, FIGURE_SHARE)?;
         Ok(Cut {
             out_of_view: out_of_view(&to_patch, MARGIN_PX, [frame.cols(), frame.rows()])?,
             patch,

@@ -7,7 +7,7 @@ use opencv::prelude::*;
 use super::board::consistent_reading;
 use super::breakdown::Breakdown;
 use super::dataset::Sample;
-use super::figures::Enrolment;
+use super::figures::{Enrolment, FIGURE_SHARE};
 use super::locate::{find_start_tile, read_board, table_colours_near};
 use super::meeples::{cells_below, read_followers};
 use super::rectify::{cell_patch_margin, quad_patch, side_px, Quad, MARGIN_PX};
@@ -186,7 +186,7 @@ fn read_tiles(
         let Some(patch) = cell_patch_margin(&sample.image, cam, cell, MARGIN_PX)? else {
             continue;
         };
-        let (figures, blobs) = enrolment.find(&patch, &model, 0.03)?;
+        let (figures, blobs) = enrolment.find(&patch, &model, FIGURE_SHARE)?;
         let (ranked, shift, _) = recognizer.recognize_in_view(
             &patch,
             MARGIN_PX as usize,

@@ -191,6 +191,10 @@ fn spreads(labels: &[i32], w: usize, middles: &[[f64; 2]]) -> Vec<Spread> {
     out
 }
 
+/// The least share of a cell's patch a figure covers: smaller patches of a player's colour are
+/// specks of print or noise.
+pub const FIGURE_SHARE: f64 = 0.03;
+
 /// The farthest (patch pixels) the centroid of a figure clipped by its patch lies from where the
 /// same figure seen whole has it.
 const CLIPPED_SHIFT: f64 = 16.0;

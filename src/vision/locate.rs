@@ -7,7 +7,7 @@ use opencv::core::{Mat, Point, Point2f, Vector, CV_8UC1};
 use opencv::imgproc;
 use opencv::prelude::*;
 
-use super::figures::Enrolment;
+use super::figures::{Enrolment, FIGURE_SHARE};
 use super::outline::fit_outline;
 use super::rectify::{quad_patch, shifted_quad, side_px, Quad, MARGIN_PX, PATCH_PX};
 use super::snap::snap_to_edges;
@@ -700,7 +700,7 @@ pub fn read_board(
             }
             let (patch, to_patch) = quad_patch(frame, &quad, MARGIN_PX)?;
             let mask = match figures {
-                Some(e) => Some(e.figure_mask(&patch, model, 0.03)?),
+                Some(e) => Some(e.figure_mask(&patch, model, FIGURE_SHARE)?),
                 None => None,
             };
             let out_of_view =
