@@ -9,7 +9,7 @@ use super::breakdown::Breakdown;
 use super::dataset::Sample;
 use super::figures::{Enrolment, FIGURE_SHARE};
 use super::locate::{find_start_tile, read_board, table_colours_near};
-use super::meeples::{cells_below, read_followers};
+use super::meeples::{cells_below, pose, read_followers};
 use super::rectify::{cell_patch_margin, quad_patch, side_px, Quad, MARGIN_PX};
 use super::terrain::{same_for_the_rules, ColourModel};
 use super::tile::{Candidate, TileRecognizer};
@@ -53,6 +53,9 @@ pub struct TileReport {
     pub followers_on_feature: usize,
     /// Figures read where there is none.
     pub phantom_followers: usize,
+    /// Figures told standing or lying by their outline ([`pose`]): by truth (standing,
+    /// lying), how many were told standing and how many lying.
+    pub poses: [[usize; 2]; 2],
     /// (true type, read type) of wrong reads, with counts, most frequent first.
     pub confusions: Vec<((String, String), usize)>,
     /// Per-tile reads (calibrated colours, no rules) by condition, and wrong reads by kind.
@@ -83,7 +86,9 @@ impl TileReport {
              | whole board right | {:.1} % |\n| median time per tile | {:.3} ms |\n\
              | followers seen in their colour | {:.2} % of {} |\n\
              | followers on the right feature (of those seen) | {:.2} % |\n\
-             | phantom followers per board | {:.2} |\n\n\
+             | phantom followers per board | {:.2} |\n\
+             | standing figures told standing / lying by their outline | {} / {} |\n\
+             | lying figures told lying / standing by their outline | {} / {} |\n\n\
              most frequent confusions (true → read): {}\n",
             self.images,
             self.tiles,
@@ -100,6 +105,10 @@ impl TileReport {
             self.followers,
             pct(self.followers_on_feature, self.followers_found),
             self.phantom_followers as f64 / self.images.max(1) as f64,
+            self.poses[0][0],
+            self.poses[0][1],
+            self.poses[1][1],
+            self.poses[1][0],
             self.confusions
                 .iter()
                 .take(8)
@@ -210,6 +219,13 @@ fn read_tiles(
         for m in &here {
             report.followers += 1;
             let seat = sample.players.iter().position(|&c| c == m.colour);
+            let told = blobs
+                .iter()
+                .find(|b| Some(b.colour) == seat)
+                .and_then(|b| pose(b, rise));
+            if let Some(lying) = told {
+                report.poses[usize::from(m.pose == "lying")][usize::from(lying)] += 1;
+            }
             let hit = seen
                 .iter()
                 .enumerate()
