@@ -1082,3 +1082,12 @@ fn a_shield_glimpsed_bare_before_a_figure_covers_it_counts() {
     // knight cast a shadow the glimpse did not show: the players were asked F or G.
     assert_film_read(4400 * 7_919 + 10, &[10], &["(-3, -2)"]);
 }
+
+#[test]
+fn a_monk_on_a_cloister_its_own_tile_surrounds_scored_at_once_is_counted() {
+    // A filmed game (eval track's seed 7300, game 10): Yellow laid B (a cloister) at (0, 1),
+    // the last hole in a block of nine, and put a monk on it; the cloister was complete, and
+    // the monk scored 9 points and was taken back before the table was still. Glimpsed three
+    // times, the monk was dropped: the tracker counted only roads and cities as complete.
+    assert_film_read(7300 * 7_919 + 10, &[27], &["(0, 1)"]);
+}

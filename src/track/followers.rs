@@ -205,11 +205,7 @@ impl Tracker {
         };
         let seat = self.game.current_player().index();
         let spots = self.game.follower_spots();
-        let completed = |port| {
-            self.game
-                .feature_at(pos, port)
-                .is_some_and(|f| f.is_closed())
-        };
+        let completed = |port| self.game.is_complete_at(pos, port);
         let placeable = |p: Port| {
             spots
                 .iter()

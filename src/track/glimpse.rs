@@ -522,11 +522,7 @@ impl Tracker {
             .follower_spots()
             .into_iter()
             .filter(|s| {
-                s.figures.contains(Figure::Normal)
-                    && self
-                        .game
-                        .feature_at(pos, s.port())
-                        .is_some_and(|f| f.is_closed())
+                s.figures.contains(Figure::Normal) && self.game.is_complete_at(pos, s.port())
             })
             .collect();
         let name = self.players[seat].name.clone();

@@ -809,6 +809,14 @@ impl Game {
         )
     }
 
+    /// Whether the feature at `port` (board frame) of the tile at `pos` is complete: a road or
+    /// city with no open edge, or a cloister with tiles all around its own.
+    pub fn is_complete_at(&self, pos: Pos, port: Port) -> bool {
+        self.feature_at(pos, port).is_some_and(|f| {
+            f.is_closed() || (f.kind == FeatureKind::Cloister && self.board.block_count(pos) == 9)
+        })
+    }
+
     fn meeple(&self, o: &Occupant) -> Meeple {
         let placed = self.board.tiles()[o.tile as usize];
         let f = &self.cat.tile(placed.tile).features[(o.node - placed.first_node) as usize];
@@ -1001,4 +1009,52 @@ fn links(
 fn side_ports(side: Dir) -> [Port; 3] {
     let centre = side.port().index();
     [centre - 1, centre, centre + 1].map(|i| Port::from_index(i).expect("boundary port"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Lays at `pos` the first tile left, turned the first way, that the rules allow there.
+    fn lay_any(game: &mut Game, pos: Pos) {
+        let cat = catalogue();
+        let (tile, placement) = (0..cat.tiles().len())
+            .map(|i| TileId(i as u16))
+            .filter(|&t| game.remaining(t) > 0)
+            .find_map(|t| {
+                let p = game
+                    .legal_placements(t)
+                    .into_iter()
+                    .find(|p| p.pos == pos)?;
+                Some((t, p))
+            })
+            .expect("a tile that fits");
+        game.place(tile, placement).unwrap();
+        game.end_turn().unwrap();
+    }
+
+    #[test]
+    fn a_cloister_is_complete_once_tiles_lie_all_around_it() {
+        let mut game = Game::new(&Setup::new("base", 2).unwrap()).unwrap();
+        let b = catalogue().tile_id("B").unwrap();
+        let at = Pos::new(0, 1);
+        game.place(
+            b,
+            Placement {
+                pos: at,
+                rot: Rotation::R0,
+            },
+        )
+        .unwrap();
+        game.end_turn().unwrap();
+        let cloister: Port = "C".parse().unwrap();
+        let ring = [(-1, 0), (1, 0), (-1, 1), (1, 1), (-1, 2), (1, 2), (0, 2)];
+        for (x, y) in ring {
+            assert!(!game.is_complete_at(at, cloister), "before ({x}, {y})");
+            lay_any(&mut game, Pos::new(x, y));
+        }
+        assert!(game.is_complete_at(at, cloister));
+        // Its fields are not complete for it (a farm never is before the end).
+        assert!(!game.is_complete_at(at, "NL".parse().unwrap()));
+    }
 }
