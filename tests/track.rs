@@ -1091,3 +1091,15 @@ fn a_monk_on_a_cloister_its_own_tile_surrounds_scored_at_once_is_counted() {
     // times, the monk was dropped: the tracker counted only roads and cities as complete.
     assert_film_read(7300 * 7_919 + 10, &[27], &["(0, 1)"]);
 }
+
+#[test]
+fn tiles_next_to_a_start_tile_whose_city_shows_no_border_are_read() {
+    // A filmed game (eval track's seed 8100, game 13): on a checked cloth, the start tile's
+    // north side was found a tenth of a tile short; the grid continued from it was too short
+    // and F south of it was read as Q or R (asked), and two more tiles of the column misread.
+    assert_film_read(
+        8100 * 7_919 + 13,
+        &[0, 11, 20],
+        &["(0, 1)", "(0, 2)", "(0, -3)"],
+    );
+}

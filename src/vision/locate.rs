@@ -8,7 +8,7 @@ use opencv::imgproc;
 use opencv::prelude::*;
 
 use super::figures::{Enrolment, FIGURE_SHARE};
-use super::outline::fit_outline;
+use super::outline::{fit_outline, outline_reach, push_side};
 use super::rectify::{quad_patch, shifted_quad, side_px, Quad, MARGIN_PX, PATCH_PX};
 use super::snap::snap_to_edges;
 use super::terrain::{expected_grid, terrain_grid, ClassMap, ColourModel};
@@ -159,8 +159,49 @@ fn blend_distance2(p: [u8; 3], table: &[[f32; 3]; 2]) -> f32 {
 
 /// Finds the start tile in a setup frame that shows only it (and perhaps hands): its corners NW,
 /// NE, SE, SW with north where its city is (the start tile is D: city north, road west–east).
+/// A side that shows no border against the table (a city about as dark as a checked cloth) is
+/// moved out to where the start tile's print fits best: the mask falls short of the tile there.
 /// `None` when no tile-like shape stands out from the table.
 pub fn find_start_tile(frame: &Mat, model: &ColourModel) -> opencv::Result<Option<Quad>> {
+    let Some((mut quad, unseen_sides)) = lone_tile(frame, model)? else {
+        return Ok(None);
+    };
+    for side in unseen_sides {
+        let mut best = (looks_like_start(frame, model, &quad)?, quad);
+        for px in 1..=outline_reach(&quad, side) {
+            let moved = push_side(&quad, side, f64::from(px));
+            let score = looks_like_start(frame, model, &moved)?;
+            if score > best.0 {
+                best = (score, moved);
+            }
+        }
+        quad = best.1;
+    }
+    Ok(Some(quad))
+}
+
+/// Finds a tile lying alone on the table, as [`find_start_tile`] does but with its sides where
+/// the picture shows them: turned as the start tile's print fits it best.
+pub fn find_lone_tile(frame: &Mat, model: &ColourModel) -> opencv::Result<Option<Quad>> {
+    Ok(lone_tile(frame, model)?.map(|(quad, _)| quad))
+}
+
+/// How much the picture of `quad` looks like the start tile as printed: the terrain it shares
+/// with it, summed over the terrain grid.
+fn looks_like_start(frame: &Mat, model: &ColourModel, quad: &Quad) -> opencv::Result<f64> {
+    let d = catalogue().tile_id("D").expect("the start tile type");
+    let (patch, _) = quad_patch(frame, quad, 0)?;
+    let grid = terrain_grid(&patch, model, None)?;
+    Ok(grid
+        .iter()
+        .zip(&expected_grid(d, Rotation::R0))
+        .map(|(o, t)| f64::from(o.iter().zip(t).map(|(a, b)| a.min(*b)).sum::<f32>()))
+        .sum())
+}
+
+/// A lone tile's corners, turned as the start tile's print fits it best, and the sides (by
+/// their first corner) that showed no border against the table.
+fn lone_tile(frame: &Mat, model: &ColourModel) -> opencv::Result<Option<(Quad, Vec<usize>)>> {
     let table = table_colours(frame)?;
     let (w, h) = (frame.cols(), frame.rows());
     // The table as it would look without the tile: a wide median of a reduced frame (uneven
@@ -298,27 +339,22 @@ pub fn find_start_tile(frame: &Mat, model: &ColourModel) -> opencv::Result<Optio
     // are fitted to the borders the picture shows.
     let corners = [corners[0], corners[1], corners[2], corners[3]];
     let on_table = |c: [f64; 3]| table_like(c.map(|v| v.round().clamp(0.0, 255.0) as u8), &table);
-    let corners = fit_outline(frame, &corners, &on_table);
+    let (corners, fitted) = fit_outline(frame, &corners, &on_table);
     // The turn whose picture looks most like the start tile as printed decides north.
-    let d = catalogue().tile_id("D").expect("the start tile type");
-    let template = expected_grid(d, Rotation::R0);
-    let mut pick = (f64::MIN, None);
+    let turned = |r: usize| -> Quad { [0, 1, 2, 3].map(|i| corners[(i + r) % 4]) };
+    let mut pick = (f64::MIN, 0);
     for r in 0..4 {
-        let mut q = corners;
-        q.rotate_left(r);
-        let quad: Quad = [q[0], q[1], q[2], q[3]];
-        let (patch, _) = quad_patch(frame, &quad, 0)?;
-        let grid = terrain_grid(&patch, model, None)?;
-        let score: f64 = grid
-            .iter()
-            .zip(&template)
-            .map(|(o, t)| f64::from(o.iter().zip(t).map(|(a, b)| a.min(*b)).sum::<f32>()))
-            .sum();
+        let score = looks_like_start(frame, model, &turned(r))?;
         if score > pick.0 {
-            pick = (score, Some(quad));
+            pick = (score, r);
         }
     }
-    Ok(pick.1)
+    let r = pick.1;
+    let unseen = (0..4)
+        .filter(|&k| !fitted[k])
+        .map(|k| (k + 4 - r) % 4)
+        .collect();
+    Ok(Some((turned(r), unseen)))
 }
 
 /// The farthest a pixel of the table lies from the table's colours (or, for the start tile's

@@ -5,7 +5,7 @@ use opencv::core::{Mat, Point, Scalar, Vector};
 use opencv::imgproc;
 use opencv::prelude::*;
 
-use super::locate::{find_start_tile, table_colours};
+use super::locate::{find_lone_tile, table_colours};
 use super::rectify::Quad;
 use super::terrain::ColourModel;
 
@@ -50,7 +50,7 @@ pub fn find_loose_tile(
         // One at a time: overlapping polygons filled together cancel out.
         imgproc::fill_convex_poly(&mut hidden, &around, paint, imgproc::LINE_8, 0)?;
     }
-    let Some(found) = find_start_tile(&hidden, model)? else {
+    let Some(found) = find_lone_tile(&hidden, model)? else {
         return Ok(None);
     };
     let size = mean_side(&[found]).unwrap_or(0.0);

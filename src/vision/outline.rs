@@ -102,6 +102,39 @@ fn robust_line(points: &[[f64; 2]]) -> Option<Line> {
     Some((mean, [angle.cos(), angle.sin()]))
 }
 
+/// How far (whole pixels) [`fit_outline`] looks outwards of side `k` of `quad` for its border.
+pub fn outline_reach(quad: &Quad, k: usize) -> i32 {
+    let (a, b) = (quad[k], quad[(k + 1) % 4]);
+    ((b[0] - a[0]).hypot(b[1] - a[1]) * REACH).round() as i32
+}
+
+/// `quad` with side `k` (from corner `k` to corner `k + 1`) moved `px` pixels outwards.
+pub fn push_side(quad: &Quad, k: usize, px: f64) -> Quad {
+    let normal = outward_normal(quad, k);
+    let mut out = *quad;
+    for i in [k, (k + 1) % 4] {
+        out[i] = [quad[i][0] + normal[0] * px, quad[i][1] + normal[1] * px];
+    }
+    out
+}
+
+/// The unit normal of side `k` of `quad` pointing away from its middle.
+fn outward_normal(quad: &Quad, k: usize) -> [f64; 2] {
+    let centre = [
+        quad.iter().map(|p| p[0]).sum::<f64>() / 4.0,
+        quad.iter().map(|p| p[1]).sum::<f64>() / 4.0,
+    ];
+    let (a, b) = (quad[k], quad[(k + 1) % 4]);
+    let len = (b[0] - a[0]).hypot(b[1] - a[1]).max(1e-9);
+    let normal = [-(b[1] - a[1]) / len, (b[0] - a[0]) / len];
+    let mid = [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0];
+    if (mid[0] - centre[0]) * normal[0] + (mid[1] - centre[1]) * normal[1] < 0.0 {
+        [-normal[0], -normal[1]]
+    } else {
+        normal
+    }
+}
+
 /// The line of side `k` of `quad` (from corner `k` to corner `k + 1`) through the first border
 /// from tile to table (colours `table_like` tells) outwards at each sample, or `None` where no
 /// straight border shows.
@@ -111,18 +144,10 @@ fn side_line(
     k: usize,
     table_like: &dyn Fn([f64; 3]) -> bool,
 ) -> Option<Line> {
-    let centre = [
-        quad.iter().map(|p| p[0]).sum::<f64>() / 4.0,
-        quad.iter().map(|p| p[1]).sum::<f64>() / 4.0,
-    ];
     let (a, b) = (quad[k], quad[(k + 1) % 4]);
     let len = (b[0] - a[0]).hypot(b[1] - a[1]).max(1e-9);
-    let mut normal = [-(b[1] - a[1]) / len, (b[0] - a[0]) / len];
-    let mid = [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0];
-    if (mid[0] - centre[0]) * normal[0] + (mid[1] - centre[1]) * normal[1] < 0.0 {
-        normal = [-normal[0], -normal[1]];
-    }
-    let reach = (len * REACH).round() as i32;
+    let normal = outward_normal(quad, k);
+    let reach = outline_reach(quad, k);
     let inward = ((len * INWARD).round() as i32).max(INWARD_PX);
     let mut points = Vec::with_capacity(SAMPLES);
     for i in 0..SAMPLES {
@@ -148,24 +173,40 @@ fn side_line(
 
 /// `quad` (corners NW, NE, SE, SW of a tile lying alone on the table, at most [`REACH`] of a
 /// tile side short of it) with each side moved onto the straight border the picture (BGR)
-/// shows there between the tile and the table (colours `table_like` tells). A side with no such
-/// border stays where it was.
-pub fn fit_outline(frame: &Mat, quad: &Quad, table_like: &dyn Fn([f64; 3]) -> bool) -> Quad {
-    let lines: Vec<Line> = (0..4)
-        .map(|k| {
-            side_line(frame, quad, k, table_like).unwrap_or_else(|| {
+/// shows there between the tile and the table (colours `table_like` tells), and which sides
+/// were. A side with no such border stays where it was.
+pub fn fit_outline(
+    frame: &Mat,
+    quad: &Quad,
+    table_like: &dyn Fn([f64; 3]) -> bool,
+) -> (Quad, [bool; 4]) {
+    let found: Vec<Option<Line>> = (0..4)
+        .map(|k| side_line(frame, quad, k, table_like))
+        .collect();
+    // A side with no border keeps its middle, and runs as the opposite side does where that
+    // one shows (the corners of a mask cut short are crooked as well as short).
+    let lines: Vec<Line> = found
+        .iter()
+        .enumerate()
+        .map(|(k, line)| {
+            line.unwrap_or_else(|| {
                 let (a, b) = (quad[k], quad[(k + 1) % 4]);
-                (a, [b[0] - a[0], b[1] - a[1]])
+                let mid = [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0];
+                match found[(k + 2) % 4] {
+                    Some((_, v)) => (mid, v),
+                    None => (a, [b[0] - a[0], b[1] - a[1]]),
+                }
             })
         })
         .collect();
+    let unmoved = (*quad, [false; 4]);
     let mut out = *quad;
     for (k, corner) in out.iter_mut().enumerate() {
         // Corner k lies where side k-1 (ending at it) meets side k (starting at it).
         let ((p, v), (q, w)) = (lines[(k + 3) % 4], lines[k]);
         match meet(p, v, q, w) {
             Some(c) => *corner = c,
-            None => return *quad,
+            None => return unmoved,
         }
     }
     // Sides that met far from where the corners were looked for: something else was fitted.
@@ -175,9 +216,9 @@ pub fn fit_outline(frame: &Mat, quad: &Quad, table_like: &dyn Fn([f64; 3]) -> bo
         .zip(quad)
         .any(|(o, q)| (o[0] - q[0]).hypot(o[1] - q[1]) > 2.0 * REACH * side);
     if strayed {
-        *quad
+        unmoved
     } else {
-        out
+        (out, [0, 1, 2, 3].map(|k| found[k].is_some()))
     }
 }
 
@@ -249,7 +290,8 @@ mod tests {
         let (img, truth) = tile_on_table();
         // The north-east corner found short, where the wall is as pale as the table.
         let found: Quad = [[106.0, 63.0], [186.0, 80.0], [187.0, 160.0], [97.0, 153.0]];
-        let fitted = fit_outline(&img, &found, &beige);
+        let (fitted, sides) = fit_outline(&img, &found, &beige);
+        assert_eq!(sides, [true; 4]);
         for (f, t) in fitted.iter().zip(&truth) {
             let err = (f[0] - t[0]).hypot(f[1] - t[1]);
             assert!(err < 1.5, "{f:?} vs {t:?}: {err:.2} px");
@@ -266,6 +308,6 @@ mod tests {
         )
         .unwrap();
         let quad: Quad = [[104.0, 62.0], [196.0, 70.0], [188.0, 162.0], [96.0, 154.0]];
-        assert_eq!(fit_outline(&img, &quad, &beige), quad);
+        assert_eq!(fit_outline(&img, &quad, &beige), (quad, [false; 4]));
     }
 }
