@@ -1103,3 +1103,14 @@ fn tiles_next_to_a_start_tile_whose_city_shows_no_border_are_read() {
         &["(0, 1)", "(0, 2)", "(0, -3)"],
     );
 }
+
+#[test]
+fn a_cell_that_opens_in_the_picture_read_and_has_not_changed_holds_no_tile() {
+    // A filmed game (eval track's seed 5300, game 10), a red-and-white checked cloth: L laid
+    // at (2, 2) opened (2, 3), whose checks did not look like the table; read in the same
+    // picture, they passed for T, a tile laid there too, and every turn after was off by one
+    // (9 of 30 right). Nothing had changed there since the last still picture.
+    let (truth, tracker) = track_film(5300 * 7_919 + 10);
+    assert!((0..30).all(|i| turn_right(&truth, &tracker, i)));
+    assert_not_asked(&tracker, "at once");
+}

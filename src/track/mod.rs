@@ -33,7 +33,7 @@ use crate::vision::locate::{
     find_start_tile, predict, predict_fitted, predict_in_perspective, table_colours_near,
     table_like,
 };
-use crate::vision::rectify::{quad_patch, Quad, MARGIN_PX};
+use crate::vision::rectify::{quad_patch, side_px, Quad, MARGIN_PX};
 use crate::vision::terrain::ColourModel;
 use crate::vision::tile::TileRecognizer;
 use crate::vision::viewpoint::{Pose, Viewpoint, NOMINAL_HFOV_DEG};
@@ -325,6 +325,15 @@ impl Tracker {
         self.read_small = self.previous.clone();
         self.aligned_small = Some(small32);
         Ok(events)
+    }
+
+    /// Whether the cell at `quad` changed between the last still picture read and `frame` (the
+    /// picture being read); true when no picture was read before.
+    pub(super) fn changed_since_read(&self, frame: &Mat, quad: &Quad) -> opencv::Result<bool> {
+        match (&self.read_small, &self.previous) {
+            (Some(then), Some(now)) => cell_changed(then, now, quad, frame.cols()),
+            _ => Ok(true),
+        }
     }
 
     /// Whether an arm reaches into the picture (`frame`): a change since the last picture read
@@ -935,6 +944,31 @@ fn is_motion(diff: &Mat) -> opencv::Result<bool> {
     Ok(share > MOTION_SHARE)
 }
 
+/// The least mean change (grey levels, in the motion gating's reduced picture) over the middle
+/// of a cell for something to have come there.
+const CELL_CHANGED_LEVEL: f64 = 8.0;
+
+/// Whether the middle half of the cell at `quad` (pixels of a picture `width` wide) differs
+/// between two reduced grey pictures, `then` and `now`, by [`CELL_CHANGED_LEVEL`] on average.
+fn cell_changed(then: &Mat, now: &Mat, quad: &Quad, width: i32) -> opencv::Result<bool> {
+    if then.size()? != now.size()? || now.cols() < 2 || now.rows() < 2 {
+        return Ok(true);
+    }
+    let scale = f64::from(now.cols()) / f64::from(width.max(1));
+    let centre = [0, 1].map(|k| quad.iter().map(|p| p[k]).sum::<f64>() / 4.0 * scale);
+    let half = (side_px(quad) * scale / 4.0).max(1.0);
+    let span = |c: f64, len: i32| {
+        let lo = ((c - half).floor() as i32).clamp(0, len - 1);
+        (lo, ((c + half).ceil() as i32).clamp(lo + 1, len) - lo)
+    };
+    let (x, w) = span(centre[0], now.cols());
+    let (y, h) = span(centre[1], now.rows());
+    let rect = opencv::core::Rect::new(x, y, w, h);
+    let mut diff = Mat::default();
+    opencv::core::absdiff(&Mat::roi(then, rect)?, &Mat::roi(now, rect)?, &mut diff)?;
+    Ok(opencv::core::mean(&diff, &opencv::core::no_array())?[0] >= CELL_CHANGED_LEVEL)
+}
+
 /// The middle of a cell patch (without its margin).
 fn cell_middle(patch: &Mat) -> opencv::Result<Mat> {
     cell_middle_shifted(patch, (0, 0))
@@ -1190,5 +1224,42 @@ mod tests {
         // Just beyond its reach, and within.
         assert!(!arms.near(&cell(140.0, 200.0), 0.0).unwrap());
         assert!(arms.near(&cell(140.0, 200.0), 30.0).unwrap());
+    }
+
+    #[test]
+    fn a_cell_changed_only_where_its_middle_did() {
+        // Reduced pictures (160 × 90) of a 1280 × 720 one: grey checks, then a tile laid on
+        // the cell at (400, 320)–(480, 400) (reduced: 50–60, 40–50), then a figure on the next
+        // cell's edge, reaching a pixel into this cell's margin.
+        let mut then = Mat::zeros(90, 160, opencv::core::CV_8UC1)
+            .unwrap()
+            .to_mat()
+            .unwrap();
+        for y in 0..90 {
+            for x in 0..160 {
+                *then.at_2d_mut::<u8>(y, x).unwrap() =
+                    if (x / 4 + y / 4) % 2 == 0 { 80 } else { 200 };
+            }
+        }
+        let paint = |picture: &Mat, (x0, x1): (i32, i32), (y0, y1): (i32, i32), v: u8| {
+            let mut out = picture.clone();
+            for y in y0..y1 {
+                for x in x0..x1 {
+                    *out.at_2d_mut::<u8>(y, x).unwrap() = v;
+                }
+            }
+            out
+        };
+        let cell: Quad = [
+            [400.0, 320.0],
+            [480.0, 320.0],
+            [480.0, 400.0],
+            [400.0, 400.0],
+        ];
+        assert!(!cell_changed(&then, &then, &cell, 1280).unwrap());
+        let laid = paint(&then, (50, 60), (40, 50), 120);
+        assert!(cell_changed(&then, &laid, &cell, 1280).unwrap());
+        let leaning = paint(&then, (59, 62), (40, 50), 30);
+        assert!(!cell_changed(&then, &leaning, &cell, 1280).unwrap());
     }
 }

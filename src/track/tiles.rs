@@ -273,6 +273,13 @@ impl Tracker {
                     self.first_changed.remove(&pos);
                     continue;
                 }
+            } else if !self.first_changed.contains_key(&pos)
+                && !self.changed_since_read(frame, &quad)?
+            {
+                // No look kept (the cell opened in this very picture, or never looked empty):
+                // a tile came only if the cell changed since the last still picture (a
+                // checked cloth can read as a tile).
+                continue;
             }
             let (figures, _) = self.enrolment.find(&patch, &model, FIGURE_SHARE)?;
             let cut = Cut {
