@@ -183,19 +183,13 @@ pub fn fit_outline(
     let found: Vec<Option<Line>> = (0..4)
         .map(|k| side_line(frame, quad, k, table_like))
         .collect();
-    // A side with no border keeps its middle, and runs as the opposite side does where that
-    // one shows (the corners of a mask cut short are crooked as well as short).
     let lines: Vec<Line> = found
         .iter()
         .enumerate()
         .map(|(k, line)| {
             line.unwrap_or_else(|| {
                 let (a, b) = (quad[k], quad[(k + 1) % 4]);
-                let mid = [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0];
-                match found[(k + 2) % 4] {
-                    Some((_, v)) => (mid, v),
-                    None => (a, [b[0] - a[0], b[1] - a[1]]),
-                }
+                (a, [b[0] - a[0], b[1] - a[1]])
             })
         })
         .collect();
