@@ -273,13 +273,6 @@ impl Tracker {
                     self.first_changed.remove(&pos);
                     continue;
                 }
-            } else if !self.first_changed.contains_key(&pos)
-                && !self.changed_since_read(frame, &quad)?
-            {
-                // No look kept (the cell opened in this very picture, or never looked empty):
-                // a tile came only if the cell changed since the last still picture (a
-                // checked cloth can read as a tile).
-                continue;
             }
             let (figures, _) = self.enrolment.find(&patch, &model, FIGURE_SHARE)?;
             let cut = Cut {
@@ -294,6 +287,15 @@ impl Tracker {
             if !retextured && looks_empty(&cut.patch, &model, &table, Some(&unseen))? {
                 self.frontier_looks.entry(pos).or_insert(look);
                 self.first_changed.remove(&pos);
+                continue;
+            }
+            // With no look kept (the cell opened in this very picture, or never looked empty),
+            // a tile came only if the cell changed since the last still picture (a checked
+            // cloth can read as a tile).
+            if !self.frontier_looks.contains_key(&pos)
+                && !self.first_changed.contains_key(&pos)
+                && !self.changed_since_read(frame, &quad)?
+            {
                 continue;
             }
             let since = *self.first_changed.entry(pos).or_insert(self.settled);
