@@ -1205,18 +1205,24 @@ mod tests {
         );
     }
 
-    #[test]
-    fn an_arm_is_near_a_cell_only_where_it_reaches_it() {
-        // An arm in the bottom left corner of a picture reduced to a quarter.
-        let mut mask = Mat::zeros(90, 160, opencv::core::CV_8UC1)
+    /// A reduced grey picture (160 × 90), each pixel's value given by `value(x, y)`.
+    fn reduced_picture(value: impl Fn(i32, i32) -> u8) -> Mat {
+        let mut picture = Mat::zeros(90, 160, opencv::core::CV_8UC1)
             .unwrap()
             .to_mat()
             .unwrap();
-        for y in 70..90 {
-            for x in 0..30 {
-                *mask.at_2d_mut::<u8>(y, x).unwrap() = 255;
+        for y in 0..90 {
+            for x in 0..160 {
+                *picture.at_2d_mut::<u8>(y, x).unwrap() = value(x, y);
             }
         }
+        picture
+    }
+
+    #[test]
+    fn an_arm_is_near_a_cell_only_where_it_reaches_it() {
+        // An arm in the bottom left corner of a picture reduced to a quarter.
+        let mask = reduced_picture(|x, y| if x < 30 && y >= 70 { 255 } else { 0 });
         let arms = Arms { mask, scale: 0.25 };
         let cell = |x: f64, y: f64| [[x, y], [x + 60.0, y], [x + 60.0, y + 60.0], [x, y + 60.0]];
         assert!(arms.near(&cell(100.0, 230.0), 0.0).unwrap());
@@ -1231,24 +1237,16 @@ mod tests {
         // Reduced pictures (160 × 90) of a 1280 × 720 one: grey checks, then a tile laid on
         // the cell at (400, 320)–(480, 400) (reduced: 50–60, 40–50), then a figure on the next
         // cell's edge, reaching a pixel into this cell's margin.
-        let mut then = Mat::zeros(90, 160, opencv::core::CV_8UC1)
-            .unwrap()
-            .to_mat()
-            .unwrap();
-        for y in 0..90 {
-            for x in 0..160 {
-                *then.at_2d_mut::<u8>(y, x).unwrap() =
-                    if (x / 4 + y / 4) % 2 == 0 { 80 } else { 200 };
-            }
-        }
-        let paint = |picture: &Mat, (x0, x1): (i32, i32), (y0, y1): (i32, i32), v: u8| {
-            let mut out = picture.clone();
-            for y in y0..y1 {
-                for x in x0..x1 {
-                    *out.at_2d_mut::<u8>(y, x).unwrap() = v;
+        let checks = |x: i32, y: i32| if (x / 4 + y / 4) % 2 == 0 { 80 } else { 200 };
+        let then = reduced_picture(checks);
+        let paint = |(x0, x1): (i32, i32), (y0, y1): (i32, i32), v: u8| {
+            reduced_picture(|x, y| {
+                if (x0..x1).contains(&x) && (y0..y1).contains(&y) {
+                    v
+                } else {
+                    checks(x, y)
                 }
-            }
-            out
+            })
         };
         let cell: Quad = [
             [400.0, 320.0],
@@ -1257,9 +1255,9 @@ mod tests {
             [400.0, 400.0],
         ];
         assert!(!cell_changed(&then, &then, &cell, 1280).unwrap());
-        let laid = paint(&then, (50, 60), (40, 50), 120);
+        let laid = paint((50, 60), (40, 50), 120);
         assert!(cell_changed(&then, &laid, &cell, 1280).unwrap());
-        let leaning = paint(&then, (59, 62), (40, 50), 30);
+        let leaning = paint((59, 62), (40, 50), 30);
         assert!(!cell_changed(&then, &leaning, &cell, 1280).unwrap());
     }
 }
