@@ -1117,3 +1117,13 @@ fn a_cell_that_opens_in_the_picture_read_and_has_not_changed_holds_no_tile() {
     assert!((0..30).all(|i| turn_right(&truth, &tracker, i)));
     assert_not_asked(&tracker, "at once");
 }
+
+#[test]
+fn a_farmer_lying_at_the_edge_of_its_tile_is_no_sign_of_a_missed_tile() {
+    // A filmed game (eval track's seed 5151, game 15): Red's farmer lies at the south edge of
+    // G at (0, 1); seen inside the N Blue laid below it, it was taken for Red's follower on N,
+    // a sign of a tile missed, and the players were asked.
+    let (truth, tracker) = track_film(5151 * 7_919 + 15);
+    assert_not_asked(&tracker, "(0, 2)");
+    assert!((0..30).all(|i| turn_right(&truth, &tracker, i)));
+}

@@ -19,6 +19,10 @@ const FIGURE_SHADOW_PX: i32 = 4;
 /// patch whole: a standing figure's top may show half a tile beyond its base.
 const WIDER_PX: i32 = 24;
 
+/// How near (tile sides) an edge a figure of a player with a follower beyond it may be that
+/// follower reaching over.
+const NEAR_EDGE: f32 = 0.3;
+
 impl Tracker {
     /// The current player's follower on the open tile, once it stands there.
     pub(super) fn look_for_follower(&mut self, frame: &Mat) -> anyhow::Result<Option<Event>> {
@@ -51,6 +55,7 @@ impl Tracker {
         let open = self.open_without_follower().is_some_and(|(p, _)| p == pos);
         let foreign = reads.iter().find(|f| {
             f.colour != seat
+                && !self.reaches_over(pos, f)
                 && if inside_only {
                     well_inside(f.at)
                 } else {
@@ -69,6 +74,23 @@ impl Tracker {
         );
         self.ask(q.clone());
         Ok(Some(Event::Question(q)))
+    }
+
+    /// Whether figure `f`, read on the tile at `pos`, lies near an edge beyond which its
+    /// owner has a follower on the next tile: it may be that one, reaching over (seed 5151
+    /// game 15: Red's farmer lying at the south edge of G, seen inside the N laid below).
+    fn reaches_over(&self, pos: Pos, f: &FollowerRead) -> bool {
+        let near = |v: f32, towards: i32| match towards {
+            -1 => v < NEAR_EDGE,
+            1 => v > 1.0 - NEAR_EDGE,
+            _ => false,
+        };
+        self.game.meeples().iter().any(|m| {
+            let (dx, dy) = (m.pos.x - pos.x, m.pos.y - pos.y);
+            m.player.index() == f.colour
+                && dx.abs() + dy.abs() == 1
+                && (near(f.at[0], dx) || near(f.at[1], dy))
+        })
     }
 
     /// The open tile at `pos` was read again, as something else: its follower (`before`, on
@@ -373,6 +395,23 @@ mod tests {
             tracker.deploy_mine(&[knight], true).unwrap(),
             Some(Event::Follower { port: "S".into() })
         );
+    }
+
+    #[test]
+    fn a_figure_at_the_edge_beyond_which_its_owner_has_a_follower_may_be_that_one() {
+        // Ann's farmer lies on the tile east of (-1, 1).
+        let tracker = ann_beside_her_farmer();
+        let at = Pos::new(-1, 1);
+        let ann_at = |x: f32| ann_s("ER", FeatureKind::Field, None, [x, 0.5]);
+        assert!(tracker.reaches_over(at, &ann_at(0.9)));
+        assert!(!tracker.reaches_over(at, &ann_at(0.5)));
+        assert!(!tracker.reaches_over(at, &ann_at(0.1)));
+        // Bob has no follower there.
+        let bob = FollowerRead {
+            colour: 1,
+            ..ann_at(0.9)
+        };
+        assert!(!tracker.reaches_over(at, &bob));
     }
 
     #[test]
