@@ -16,6 +16,10 @@ use crate::vision::tile::Candidate;
 /// How much likelier than the other a later reading must make one tile of a doubt to settle it.
 const SETTLED: f64 = 8.0;
 
+/// What the players are asked when no picture registered the table.
+const NEVER_REGISTERED: &str =
+    "the start tile was never found: is it in view, alone on the table, before the first turn?";
+
 /// A tile whose shield a figure hid when it was laid: it may be `other`.
 #[derive(Clone, Debug)]
 pub(super) struct ShieldDoubt {
@@ -125,9 +129,14 @@ impl Tracker {
             .collect()
     }
 
-    /// The pictures have ended: every open doubt becomes a question.
+    /// The pictures have ended: every open doubt becomes a question, and so does a table never
+    /// registered (no picture showed the start tile alone), which would otherwise pass for a
+    /// game with no tile laid.
     pub fn end_of_pictures(&mut self) -> Vec<Event> {
-        let questions = self.doubts();
+        let mut questions = self.doubts();
+        if self.calibration.is_none() {
+            questions.push(NEVER_REGISTERED.to_string());
+        }
         self.shield_doubts.clear();
         questions
             .into_iter()
@@ -136,5 +145,20 @@ impl Tracker {
                 Event::Question(q)
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pictures_that_never_showed_the_start_tile_end_with_a_question() {
+        let mut tracker = super::super::after_turns(Vec::new());
+        assert_eq!(
+            tracker.end_of_pictures(),
+            vec![Event::Question(NEVER_REGISTERED.to_string())]
+        );
+        assert_eq!(tracker.questions(), [NEVER_REGISTERED.to_string()]);
     }
 }
