@@ -849,6 +849,13 @@ fn assert_turn_right(truth: &meeplecam::record::Record, tracker: &Tracker, index
     );
 }
 
+/// Fails unless the tracker took every one of a filmed game's 30 turns as it was played.
+fn assert_every_turn_right(truth: &meeplecam::record::Record, tracker: &Tracker) {
+    for index in 0..30 {
+        assert_turn_right(truth, tracker, index);
+    }
+}
+
 /// Fails if the players were asked a question containing `words`.
 fn assert_not_asked(tracker: &Tracker, words: &str) {
     assert!(
@@ -1024,7 +1031,7 @@ fn a_knight_on_a_city_running_across_its_tile_is_not_asked_about() {
     // was a farmer in the field.
     let (truth, tracker) = track_film(900 * 7_919 + 2);
     assert_not_asked(&tracker, "(-1, 3)");
-    assert!((0..30).all(|i| turn_right(&truth, &tracker, i)));
+    assert_every_turn_right(&truth, &tracker);
 }
 
 #[test]
@@ -1104,7 +1111,7 @@ fn tiles_next_to_a_start_tile_whose_city_shows_no_border_are_read() {
     );
     // Seed 5151 game 3, the same: 11 of 30 turns were right.
     let (truth, tracker) = track_film(5151 * 7_919 + 3);
-    assert!((0..30).all(|i| turn_right(&truth, &tracker, i)));
+    assert_every_turn_right(&truth, &tracker);
 }
 
 #[test]
@@ -1114,7 +1121,7 @@ fn a_cell_that_opens_in_the_picture_read_and_has_not_changed_holds_no_tile() {
     // picture, they passed for T, a tile laid there too, and every turn after was off by one
     // (9 of 30 right). Nothing had changed there since the last still picture.
     let (truth, tracker) = track_film(5300 * 7_919 + 10);
-    assert!((0..30).all(|i| turn_right(&truth, &tracker, i)));
+    assert_every_turn_right(&truth, &tracker);
     assert_not_asked(&tracker, "at once");
 }
 
@@ -1125,5 +1132,5 @@ fn a_farmer_lying_at_the_edge_of_its_tile_is_no_sign_of_a_missed_tile() {
     // a sign of a tile missed, and the players were asked.
     let (truth, tracker) = track_film(5151 * 7_919 + 15);
     assert_not_asked(&tracker, "(0, 2)");
-    assert!((0..30).all(|i| turn_right(&truth, &tracker, i)));
+    assert_every_turn_right(&truth, &tracker);
 }
