@@ -1134,3 +1134,36 @@ fn a_farmer_lying_at_the_edge_of_its_tile_is_no_sign_of_a_missed_tile() {
     assert_not_asked(&tracker, "(0, 2)");
     assert_every_turn_right(&truth, &tracker);
 }
+
+#[test]
+fn a_hand_passing_over_a_plain_table_around_the_start_tile_does_not_move_the_cells() {
+    // A filmed game (eval track's seed 6262, game 19), a plain pale table, the camera straight
+    // above: the arm laying the first tile, passing over the start tile alone, matched the
+    // picture before it shifted by five tile sides; every cell was moved that far, and not one
+    // tile of the game was read.
+    let (truth, tracker) = track_film(6262 * 7_919 + 19);
+    assert_every_turn_right(&truth, &tracker);
+}
+
+#[test]
+fn knights_lying_at_the_edge_of_a_city_scored_at_once_are_counted() {
+    // A filmed game (eval track's seed 3131, game 17): twice a knight put on a city its tile
+    // completed was scored and taken back before the table was still, and was dropped with
+    // no question (two players 4 points short). Yellow's lay across the south edge of E at
+    // (1, -1), taken for a figure of the tile below rising into the picture, though no
+    // yellow figure stood there; Blue's lay at the west edge of H at (3, 2), its foot put
+    // on the edge as if it stood.
+    assert_film_read(3131 * 7_919 + 17, &[7, 21], &["(1, -1)", "(3, 2)"]);
+}
+
+#[test]
+fn a_cell_of_checked_cloth_once_read_as_no_tile_is_read_again_only_once_it_changes() {
+    // A filmed game (eval track's seed 3131, game 6), a red-and-white checked cloth seen at a
+    // slant: the cell at (-1, -1) never looked like the table, so it kept no look, and, read
+    // once as no tile, stayed marked as changed; eleven turns later its checks passed for P,
+    // committed before the M laid beside it (the earlier change first), and every turn after
+    // was off by one (15 of 30 right).
+    let (truth, tracker) = track_film(3131 * 7_919 + 6);
+    assert_every_turn_right(&truth, &tracker);
+    assert_not_asked(&tracker, "at once");
+}

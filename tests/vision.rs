@@ -556,7 +556,7 @@ fn a_follower_is_read_where_it_stands_however_the_camera_looks_at_it() {
                 tile.tile,
                 tile.rot,
                 rise,
-                tile_below,
+                &|_| tile_below,
             );
             assert_eq!(read.len(), 1, "view {v}, cell {pos:?}: {read:?}");
             let want = if tile.tile == t {

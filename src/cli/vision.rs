@@ -585,15 +585,9 @@ fn followers(
         let tile_below = cells_below(l.pos)
             .iter()
             .any(|b| found.iter().any(|f| f.pos == *b));
-        for f in read_followers(
-            &blobs,
-            MARGIN_PX,
-            [0.0, 0.0],
-            c.tile,
-            c.rot,
-            rise,
-            tile_below,
-        ) {
+        for f in read_followers(&blobs, MARGIN_PX, [0.0, 0.0], c.tile, c.rot, rise, &|_| {
+            tile_below
+        }) {
             out.push(SeenFollower {
                 colour: players[f.colour],
                 cell: l.pos,

@@ -166,16 +166,29 @@ impl Tracker {
             placed.tile,
             placed.placement.rot,
             self.rise(pos)?,
-            self.tile_below(pos),
+            &|colour| self.figure_below(pos, colour),
         ))
     }
 
-    /// Whether a tile lies where a figure rising into the picture of cell `pos` from below may
-    /// stand.
-    pub(super) fn tile_below(&self, pos: Pos) -> bool {
+    /// Whether a figure of colour `colour` rising into the picture of cell `pos` from below may
+    /// stand there ([`Tracker::figure_may_stand`] on one of its [`cells_below`]; seed 3131 game
+    /// 17: a knight lying over the south edge of its city, scored at once, was taken for one of
+    /// the tile below, where none of its colour stood).
+    pub(super) fn figure_below(&self, pos: Pos, colour: usize) -> bool {
         cells_below(pos)
+            .into_iter()
+            .any(|cell| self.figure_may_stand(cell, colour))
+    }
+
+    /// Whether a figure of colour `colour` may stand on the tile at `cell`: a follower of that
+    /// colour does, or it is the open tile and that colour's player may be putting one there.
+    pub(super) fn figure_may_stand(&self, cell: Pos, colour: usize) -> bool {
+        let open = self.open.as_ref().and_then(|o| o.at);
+        self.game
+            .meeples()
             .iter()
-            .any(|&p| self.game.board().get(p).is_some())
+            .any(|m| m.pos == cell && m.player.index() == colour)
+            || (open == Some(cell) && self.game.current_player().index() == colour)
     }
 
     /// While the open turn has no follower: if its tile now looks different from when it was

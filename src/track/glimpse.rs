@@ -6,11 +6,13 @@ use opencv::prelude::*;
 use super::tiles::{changed_but_figures, corner_distance, differ_by_shields, GLIMPSE_ALIKE};
 use super::{cell_middle, changed_share, Event, Tracker, MOTION_LEVEL, NEW_TILE_CHANGE};
 use crate::rules::board::PlacedTile;
-use crate::rules::{Figure, FollowerSpot, Pos, Rotation, TileId};
+use crate::rules::{Dir, Figure, FollowerSpot, Pos, Rotation, TileId};
 use crate::sim::camera::{apply_homography, invert_homography};
 use crate::vision::figures::{Blob, FIGURE_SHARE};
 use crate::vision::locate::{in_view, inside, MIN_FIT};
-use crate::vision::meeples::{read_followers, standing_foot, well_inside, FollowerRead};
+use crate::vision::meeples::{
+    read_followers, standing_foot, well_inside, FollowerRead, NEIGHBOURS_REACH,
+};
 use crate::vision::rectify::{
     out_of_view, patch_to_tile, quad_patch, side_px, unseen, Quad, MARGIN_PX, PATCH_PX,
 };
@@ -327,7 +329,7 @@ impl Tracker {
         } else {
             self.rise(pos)?
         };
-        if !blobs.iter().any(|b| stands_inside(b, rise)) {
+        if !blobs.iter().any(|b| self.on_the_cell(pos, b, rise)) {
             let (wide, to_wide) = quad_patch(frame, quad, WIDE_MARGIN_PX)?;
             return Ok(Some(Seen::Bare(BareGlimpse {
                 during: self.settled,
@@ -352,8 +354,8 @@ impl Tracker {
         let Some(c) = ranked.iter().find(|c| self.allows(c, pos)) else {
             return Ok(None);
         };
-        let tile_below = self.tile_below(pos);
-        let followers = read_followers(&blobs, MARGIN_PX, shift, c.tile, c.rot, rise, tile_below);
+        let below = |colour| self.figure_below(pos, colour);
+        let followers = read_followers(&blobs, MARGIN_PX, shift, c.tile, c.rot, rise, &below);
         let back = invert_homography(&to_patch);
         let feet = followers
             .iter()
@@ -370,6 +372,31 @@ impl Tracker {
             },
             feet,
         )))
+    }
+
+    /// Whether figure blob `b`, in the patch of frontier cell `pos`, stands on the cell: its
+    /// foot [`stands_inside`] it; or its middle does, and only a standing figure's throw puts
+    /// its foot near an edge beyond which no follower of its colour stands (nor the open
+    /// tile's, being put): it lies, its foot at its middle (seed 3131 game 17: a knight lying
+    /// on a city at the west edge, scored at once, was missed).
+    fn on_the_cell(&self, pos: Pos, b: &Blob, rise: [f64; 2]) -> bool {
+        if stands_inside(b, rise) {
+            return true;
+        }
+        if !well_inside(patch_to_tile(b.centroid, MARGIN_PX, [0.0, 0.0])) {
+            return false;
+        }
+        let foot = patch_to_tile(standing_foot(b, rise), MARGIN_PX, [0.0, 0.0]);
+        let beyond = |d: Dir| match d {
+            Dir::N => foot[1] < NEIGHBOURS_REACH,
+            Dir::S => foot[1] > 1.0 - NEIGHBOURS_REACH,
+            Dir::W => foot[0] < NEIGHBOURS_REACH,
+            Dir::E => foot[0] > 1.0 - NEIGHBOURS_REACH,
+        };
+        Dir::ALL
+            .into_iter()
+            .filter(|&d| beyond(d))
+            .all(|d| !self.figure_may_stand(pos.step(d), b.colour))
     }
 
     /// The readings of the tile new at `pos` from the earliest glimpse of it bare since the

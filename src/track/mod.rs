@@ -50,6 +50,9 @@ const MOTION_SHARE: f64 = 0.002;
 /// How far (pixels of the small motion picture) the whole picture must move to count as the
 /// camera moving while hands move too.
 const CAMERA_MOVE_PX: f64 = 1.0;
+/// The most (tile sides) a bumped camera moves the picture: a larger shift is a hand or an arm
+/// passing over a plain table (seed 6262 game 19: five tile sides, over the start tile alone).
+const MOST_CAMERA_MOVE: f64 = 1.0;
 /// The least share of the small picture a camera move changes.
 const CAMERA_MOVE_CHANGE: f64 = 0.02;
 /// How many times fewer pixels must differ once the picture is moved back by the measured
@@ -285,7 +288,8 @@ impl Tracker {
             // still) look where the tiles now are.
             let scale = f64::from(MOTION_WIDTH) / f64::from(frame.cols().max(1));
             let board = board_box(&self.quads, scale);
-            if let Some(shift) = camera_moved(self.aligned_small.as_ref(), &small32, board)? {
+            let most = self.quads.get(&Pos::new(0, 0)).map_or(0.0, side_px) * scale;
+            if let Some(shift) = camera_moved(self.aligned_small.as_ref(), &small32, board, most)? {
                 self.shift_view([shift.x / scale, shift.y / scale])?;
                 self.aligned_small = Some(small32);
             }
@@ -759,11 +763,13 @@ fn empty_record(players: &[PlayerEntry]) -> Record {
 
 /// Whether the picture moved as a whole since `aligned` (small grey pictures, `CV_32F`): the
 /// camera, not a hand. The board (`board`, the box around its cells) must line up again once
-/// moved back by the shift measured.
+/// moved back by the shift measured, and the shift be no more than [`MOST_CAMERA_MOVE`] times
+/// `tile_side` (pixels of the small picture).
 fn camera_moved(
     aligned: Option<&Mat>,
     now: &Mat,
     board: Option<opencv::core::Rect>,
+    tile_side: f64,
 ) -> opencv::Result<Option<opencv::core::Point2d>> {
     let (Some(aligned), Some(board)) =
         (aligned.filter(|a| a.size().ok() == now.size().ok()), board)
@@ -771,7 +777,8 @@ fn camera_moved(
         return Ok(None);
     };
     let shift = whole_shift(aligned, now)?;
-    if shift.x.hypot(shift.y) < CAMERA_MOVE_PX {
+    let distance = shift.x.hypot(shift.y);
+    if distance < CAMERA_MOVE_PX || distance > MOST_CAMERA_MOVE * tile_side {
         return Ok(None);
     }
     // The still part of the picture lines up again once moved back; a hand moving over a
@@ -1259,5 +1266,30 @@ mod tests {
         assert!(cell_changed(&then, &laid, &cell, 1280).unwrap());
         let leaning = paint((59, 62), (40, 50), 30);
         assert!(!cell_changed(&then, &leaning, &cell, 1280).unwrap());
+    }
+
+    #[test]
+    fn a_camera_move_is_believed_only_within_a_tile_side() {
+        // A board of irregular marks in the middle of the reduced picture, seen again with the
+        // whole picture moved: a little (a bumped camera) and by more than a tile side.
+        let marks = |x: i32, y: i32| ((x * 37 + y * 91 + (x * y) % 13 * 17) % 160) as u8 + 40;
+        let mut before = Mat::default();
+        reduced_picture(marks)
+            .convert_to(&mut before, opencv::core::CV_32F, 1.0, 0.0)
+            .unwrap();
+        let board = Some(opencv::core::Rect::new(50, 25, 60, 40));
+        let tile_side = 12.0;
+        let bumped = translated(&before, [2.0, -1.0]).unwrap();
+        let shift = camera_moved(Some(&before), &bumped, board, tile_side)
+            .unwrap()
+            .expect("a bump of two pixels is the camera's");
+        assert!((shift.x - 2.0).abs() < 0.3 && (shift.y + 1.0).abs() < 0.3);
+        let far = translated(&before, [15.0, 6.0]).unwrap();
+        assert!(camera_moved(Some(&before), &far, board, tile_side)
+            .unwrap()
+            .is_none());
+        assert!(camera_moved(Some(&before), &far, board, 20.0)
+            .unwrap()
+            .is_some());
     }
 }

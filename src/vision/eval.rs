@@ -208,7 +208,7 @@ fn read_tiles(
         let tile_below = cells_below(cell)
             .iter()
             .any(|b| cells.iter().any(|(p, _)| p == b));
-        let seen = read_followers(&blobs, MARGIN_PX, shift, id, rot, rise, tile_below);
+        let seen = read_followers(&blobs, MARGIN_PX, shift, id, rot, rise, &|_| tile_below);
         let here: Vec<_> = sample
             .truth
             .meeples

@@ -109,8 +109,8 @@ pub fn cells_below(pos: Pos) -> [Pos; 3] {
 /// The followers the figure blobs of a cell show, given the tile read there (type, rotation),
 /// where in the patch it was found (`margin`, `shift`, as cut and searched), how far, in
 /// tile sides, a standing figure's top shows beyond its base there ([`Viewpoint::rise`]) and
-/// whether a tile lies on one of its [`cells_below`] (a figure can rise into the picture only
-/// from a tile).
+/// whether a figure of colour `c` may stand on one of its [`cells_below`] (`from_below(c)`: a
+/// figure can rise into the picture only from a tile, and only one of that colour).
 ///
 /// [`Viewpoint::rise`]: super::viewpoint::Viewpoint::rise
 pub fn read_followers(
@@ -120,7 +120,7 @@ pub fn read_followers(
     tile: TileId,
     rot: Rotation,
     rise: [f64; 2],
-    tile_below: bool,
+    from_below: &dyn Fn(usize) -> bool,
 ) -> Vec<FollowerRead> {
     let ty = catalogue().tile(tile);
     let labels = &TileShape::of(tile).labels;
@@ -132,10 +132,11 @@ pub fn read_followers(
             // not this tile's. Where tops show downwards (seen from above or behind), a figure
             // going on past the bottom stands on this tile's south edge.
             let centre = patch_to_tile(b.centroid, margin, shift);
-            let from_below =
-                tile_below && b.cut_below && centre[1] > 1.0 - FROM_BELOW && rise[1] <= 0.0;
-            if !(0.0..=1.0).contains(&centre[0]) || !(0.0..=1.0).contains(&centre[1]) || from_below
-            {
+            let rising = from_below(b.colour)
+                && b.cut_below
+                && centre[1] > 1.0 - FROM_BELOW
+                && rise[1] <= 0.0;
+            if !(0.0..=1.0).contains(&centre[0]) || !(0.0..=1.0).contains(&centre[1]) || rising {
                 return None;
             }
             // The feature whose follower spot is nearest the figure's foot (players put figures
@@ -248,21 +249,27 @@ mod tests {
             k,
             Rotation::R180,
             [-0.05, -0.05],
-            false,
+            &|_| false,
         );
         assert_eq!(read.len(), 1, "{read:?}");
         assert_eq!(read[0].kind, FeatureKind::City);
-        // With a tile below, the same blob may be a figure of that tile rising into the picture.
-        let read = read_followers(
-            &[over_the_south_edge()],
-            8,
-            [0.0, 0.0],
-            k,
-            Rotation::R180,
-            [-0.05, -0.05],
-            true,
-        );
+        // With a figure of its colour on a tile below, the same blob may be that figure rising
+        // into the picture; with one of another colour only, it may not.
+        let below = |figure_below: &dyn Fn(usize) -> bool| {
+            read_followers(
+                &[over_the_south_edge()],
+                8,
+                [0.0, 0.0],
+                k,
+                Rotation::R180,
+                [-0.05, -0.05],
+                figure_below,
+            )
+        };
+        let read = below(&|c| c == over_the_south_edge().colour);
         assert!(read.is_empty(), "{read:?}");
+        let read = below(&|c| c != over_the_south_edge().colour);
+        assert_eq!(read.len(), 1, "{read:?}");
     }
 
     #[test]
@@ -289,7 +296,15 @@ mod tests {
             spread: None,
         };
         for read_at in [Rotation::R0, Rotation::R180] {
-            let read = read_followers(&[knight], margin, [0.0, 0.0], g, read_at, [0.0, 0.0], false);
+            let read = read_followers(
+                &[knight],
+                margin,
+                [0.0, 0.0],
+                g,
+                read_at,
+                [0.0, 0.0],
+                &|_| false,
+            );
             assert_eq!(read.len(), 1, "{read:?}");
             assert_eq!(read[0].kind, FeatureKind::City, "{read_at:?}");
             assert_eq!(read[0].doubt, None, "{read_at:?}: {read:?}");
@@ -331,7 +346,7 @@ mod tests {
                 s,
                 Rotation::R0,
                 rise,
-                false,
+                &|_| false,
             );
             assert_eq!(read.len(), 1, "{read:?}");
             read[0]
@@ -368,7 +383,7 @@ mod tests {
                 s,
                 Rotation::R0,
                 above,
-                false,
+                &|_| false,
             )
         };
         assert_eq!(from_above(Some(skewed(above, 0.15))), from_above(None));
