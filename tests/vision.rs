@@ -640,6 +640,100 @@ fn a_shield_counts_where_it_is_seen_and_not_where_a_figure_or_a_far_view_hides_i
 }
 
 #[test]
+fn a_shield_a_figure_stands_on_counts_by_the_white_it_leaves_in_view_beside_it() {
+    use meeplecam::geometry::TileShape;
+    use meeplecam::vision::pennant::ShieldMap;
+    use meeplecam::vision::rectify::PATCH_PX;
+    use opencv::core::{Mat, Scalar, CV_8UC1};
+    use opencv::prelude::*;
+
+    let cat = catalogue();
+    let (m, n) = (cat.tile_id("M").unwrap(), cat.tile_id("N").unwrap());
+    let cam = Camera::overhead([320, 320], 40.0, [22.75, 22.75], 130.0);
+    let light = Lighting {
+        direction: [0.0, 0.0, 1.0],
+        gain: [1.0; 3],
+        gradient: [0.0; 2],
+        vignette: 0.0,
+    };
+    let sensor = Sensor {
+        noise: 1.0,
+        jpeg_quality: None,
+        blur: None,
+    };
+    let mut renderer = Renderer::new(Style::preset(0), Surface::Wood, 2);
+    let mut patch_of = |name: &str| {
+        lone_patch(
+            &mut renderer,
+            lone_tile(name, Rotation::R90, 7),
+            &cam,
+            light,
+            &sensor,
+        )
+    };
+    let side = PATCH_PX as usize;
+    let ratio = |map: &ShieldMap| {
+        map.log_likelihood(m, Rotation::R90, 0, 0, side)
+            - map.log_likelihood(n, Rotation::R90, 0, 0, side)
+    };
+    let spot = patch_px(meeplecam::geometry::rotate(
+        TileShape::of(m).pennants[0],
+        Rotation::R90,
+    ));
+    // A figure's mask (as the figure finder grows it) from `top` to `bottom` rows off the spot.
+    let figure = |top: i32, bottom: i32| {
+        let mut mask =
+            Mat::new_rows_cols_with_default(PATCH_PX, PATCH_PX, CV_8UC1, Scalar::all(0.0)).unwrap();
+        for y in (spot[1] + top).max(0)..(spot[1] + bottom).min(PATCH_PX) {
+            for x in (spot[0] - 10).max(0)..(spot[0] + 10).min(PATCH_PX) {
+                *mask.at_2d_mut::<u8>(y, x).unwrap() = 255;
+            }
+        }
+        mask
+    };
+    let read = |patch: &Mat, mask: &Mat| {
+        let map = ShieldMap::new(patch, Some(mask), [1.0; 3])
+            .unwrap()
+            .with_peeks(Some(mask))
+            .unwrap();
+        ratio(&map)
+    };
+    // The figure stands on the shield's upper half: its lower half shows white beside it.
+    let half = figure(-14, 0);
+    let (with_shield, plain) = (patch_of("M"), patch_of("N"));
+    assert!(
+        read(&with_shield, &half) > 1.0,
+        "{}",
+        read(&with_shield, &half)
+    );
+    // No white beside the same figure on a plain city: a little against the pennant.
+    assert!(read(&plain, &half) < -0.5, "{}", read(&plain, &half));
+    // The whole shield under the figure's body: nothing can show, no evidence either way.
+    let whole = figure(-12, 12);
+    let hidden = read(&with_shield, &whole);
+    assert!(hidden.abs() < 0.1, "{hidden}");
+    // A light grey figure on a plain city: its own lit pixels are no shield.
+    let mut grey = plain.try_clone().unwrap();
+    paint(
+        &mut grey,
+        [spot[0], spot[1] - 7],
+        [7.0, 5.0],
+        [205, 205, 205],
+    );
+    assert!(read(&grey, &half) < -0.5, "{}", read(&grey, &half));
+    // An edition whose cities print blue (and light stone) looks for no such white.
+    let busy = |patch: &Mat| {
+        let map = ShieldMap::new(patch, Some(&half), [1.0; 3])
+            .unwrap()
+            .with_min_blob(1000)
+            .with_peeks(Some(&half))
+            .unwrap();
+        ratio(&map)
+    };
+    assert_eq!(busy(&with_shield), busy(&plain));
+}
+
+#[test]
 fn a_shield_under_warm_light_is_seen_once_the_start_tile_s_road_tells_the_cast() {
     use meeplecam::vision::pennant::ShieldMap;
     use meeplecam::vision::rectify::PATCH_PX;

@@ -234,6 +234,22 @@ pub fn grow_mask(mask: &Mat, steps: i32) -> opencv::Result<Mat> {
     Ok(grown)
 }
 
+/// A mask shrunk by `steps` pixels from every side (the reverse of [`grow_mask`]).
+pub fn shrink_mask(mask: &Mat, steps: i32) -> opencv::Result<Mat> {
+    let kernel = Mat::ones(3, 3, opencv::core::CV_8UC1)?.to_mat()?;
+    let mut shrunk = Mat::default();
+    imgproc::erode(
+        mask,
+        &mut shrunk,
+        &kernel,
+        Point::new(-1, -1),
+        steps,
+        opencv::core::BORDER_CONSTANT,
+        imgproc::morphology_default_border_value()?,
+    )?;
+    Ok(shrunk)
+}
+
 /// Compresses and decompresses as JPEG at `quality` (0–100).
 pub fn jpeg(img: &Mat, quality: i32) -> opencv::Result<Mat> {
     let mut buf = Vector::<u8>::new();

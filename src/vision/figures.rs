@@ -154,8 +154,7 @@ impl Enrolment {
         for (m, &k) in mask.data_bytes_mut()?.iter_mut().zip(&kept) {
             *m = if k { 255 } else { 0 };
         }
-        // Grow a little: figures have soft, shaded edges.
-        Ok((grow_mask(&mask, 2)?, blobs))
+        Ok((grow_mask(&mask, FIGURE_GROWN)?, blobs))
     }
 }
 
@@ -190,6 +189,10 @@ fn spreads(labels: &[i32], w: usize, middles: &[[f64; 2]]) -> Vec<Spread> {
     }
     out
 }
+
+/// How far (pixels) a figure's mask reaches beyond its own pixels: figures have soft, shaded
+/// edges.
+pub const FIGURE_GROWN: i32 = 2;
 
 /// The least share of a cell's patch a figure covers: smaller patches of a player's colour are
 /// specks of print or noise.

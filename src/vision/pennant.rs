@@ -3,16 +3,20 @@
 //! shield-blue pixels over the whole city of each candidate reading instead of matching a place.
 //! Where blur and a small picture grey a shield's blue, its shape still shows: a small, compact
 //! light plate with a bluish mark inside, counted where the edition's cities print no blue of
-//! their own (as the start tile tells).
+//! their own (as the start tile tells). There too, a shield a figure stands on usually leaves
+//! some of its white in view just beside the figure, away from the city's light walls: seen, it
+//! counts for the pennant; not seen where a figure's rim covers the catalogue's shield spot, it
+//! counts a little against (under the figure's body, nothing can show).
 
 use opencv::core::Mat;
 use opencv::prelude::*;
 
+use super::figures::FIGURE_GROWN;
 use super::rectify::INSET;
 use super::terrain::label_at;
 use crate::geometry::TileShape;
 use crate::rules::{catalogue, Attr, FeatureKind, Rotation, TileId};
-use crate::sim::effects::grow_mask;
+use crate::sim::effects::{grow_mask, shrink_mask};
 
 /// Shield-blue pixels (at [`super::rectify::PATCH_PX`] scale) that count as a shield seen.
 const SEEN_PX: usize = 3;
@@ -47,6 +51,15 @@ const PLATE_SIDE: usize = 11;
 /// a wall or road).
 const PLATE_FILL: f64 = 0.35;
 
+/// Chance that a shield a figure stands on leaves some of its white in view beside it.
+const PEEKS: f64 = 0.7;
+/// Pixels of shield white beside a figure that count as a shield half hidden by it.
+const PEEK_PX: usize = 3;
+/// How far (pixels) beyond a figure's mask a hidden shield's rest is looked for.
+const PEEK_REACH: i32 = 4;
+/// How far (tile units) from the city's edge a shield's rest must lie (walls are light too).
+const WALL_CLEAR: f32 = 0.05;
+
 /// Which pixels of a patch are shield-blue and which were seen at all (not under a figure).
 pub struct ShieldMap {
     w: usize,
@@ -64,6 +77,16 @@ pub struct ShieldMap {
     plates: bool,
     /// How legibly the picture showed the tile: 1 for a cell at least [`SHARP_PX`] across.
     legibility: f64,
+    /// Pixels light and grey like a shield's white.
+    white: Vec<bool>,
+    /// Pixels on or just beside a figure, not its own, that show a shield's white: the part of
+    /// a shield a figure standing on it leaves in view.
+    peek: Vec<bool>,
+    /// Pixels on or beside a figure (where a shield's rest is looked for).
+    near_figure: Vec<bool>,
+    /// Pixels of the figures themselves (not their grown rims): a shield wholly under one
+    /// leaves nothing in view.
+    body: Vec<bool>,
 }
 
 /// Whether a pixel (blue, green, red) is the blue of a shield: blue above both other channels,
@@ -127,7 +150,8 @@ impl ShieldMap {
             })
             .collect();
         let blob = blob_sizes(&blue, w, h)?;
-        let light: Vec<bool> = (0..w * h).map(|k| seen[k] && white_px[k] != 0).collect();
+        let white: Vec<bool> = white_px.iter().map(|&m| m != 0).collect();
+        let light: Vec<bool> = (0..w * h).map(|k| seen[k] && white[k]).collect();
         let plate = plates(&light, w, h, |k| {
             bluish([bytes[3 * k], bytes[3 * k + 1], bytes[3 * k + 2]])
         })?;
@@ -141,12 +165,48 @@ impl ShieldMap {
             plate,
             plates: true,
             legibility: 1.0,
+            white,
+            peek: vec![false; w * h],
+            near_figure: vec![false; w * h],
+            body: vec![false; w * h],
         })
+    }
+
+    /// This map also looking beside the `figures` (255, grown as [`Enrolment::find`] grows
+    /// them) for the white that a shield under a figure leaves in view around it.
+    ///
+    /// [`Enrolment::find`]: super::figures::Enrolment::find
+    pub fn with_peeks(mut self, figures: Option<&Mat>) -> opencv::Result<ShieldMap> {
+        let Some(figures) = figures else {
+            return Ok(self);
+        };
+        // The figures' own pixels, without the rim they were grown by: a grey figure's lit
+        // top is light too.
+        let own = shrink_mask(figures, FIGURE_GROWN)?;
+        let near = grow_mask(figures, PEEK_REACH)?;
+        let (own, near) = (own.data_bytes()?, near.data_bytes()?);
+        if near.len() != self.w * self.h || own.len() != near.len() {
+            return Ok(self);
+        }
+        self.near_figure = near.iter().map(|&m| m != 0).collect();
+        self.body = own.iter().map(|&m| m != 0).collect();
+        // A shield's white is a small patch; a road, a wall or a sleeve is not.
+        let patches = blob_sizes(&self.white, self.w, self.h)?;
+        self.peek = (0..self.w * self.h)
+            .map(|k| {
+                self.white[k]
+                    && patches[k] as usize <= PLATE_AREA.1
+                    && self.near_figure[k]
+                    && !self.body[k]
+            })
+            .collect();
+        Ok(self)
     }
 
     /// This map counting only blue patches of at least `min_blob` pixels as shields (an
     /// edition whose cities show blue roofs without pennants, as its start tile tells; light
-    /// plates then do not count either: its cities' print is busy with blue and light).
+    /// plates and the white beside figures then do not count either: its cities' print is busy
+    /// with blue and light).
     pub fn with_min_blob(mut self, min_blob: u32) -> ShieldMap {
         self.min_blob = min_blob.max(1);
         self.plates = self.min_blob <= 1;
@@ -196,6 +256,22 @@ impl ShieldMap {
             .collect();
         let scale = (1.0 - 2.0 * INSET as f32) / side as f32;
         let (mut blue, mut plate, mut spot_all, mut spot_seen) = (0usize, 0usize, 0usize, 0usize);
+        let (mut peek, mut spot_covered, mut spot_under) = (0usize, 0usize, 0usize);
+        let inside = |u: [f32; 2]| {
+            [
+                [-WALL_CLEAR, 0.0],
+                [WALL_CLEAR, 0.0],
+                [0.0, -WALL_CLEAR],
+                [0.0, WALL_CLEAR],
+            ]
+            .iter()
+            .all(|d| {
+                let l = usize::from(label_at(&shape.labels, [u[0] + d[0], u[1] + d[1]], rot));
+                ty.features
+                    .get(l)
+                    .is_some_and(|f| f.kind == FeatureKind::City)
+            })
+        };
         for py in y..(y + side).min(self.h) {
             for px in x..(x + side).min(self.w) {
                 let u = [
@@ -212,24 +288,40 @@ impl ShieldMap {
                     blue += 1;
                 }
                 plate += usize::from(in_city && self.plates && self.plate[k]);
+                peek += usize::from(in_city && self.plates && self.peek[k] && inside(u));
                 if spots
                     .iter()
                     .any(|s| (u[0] - s[0]).abs() < SPOT_HALF && (u[1] - s[1]).abs() < SPOT_HALF)
                 {
                     spot_all += 1;
                     spot_seen += usize::from(self.seen[k]);
+                    spot_covered += usize::from(!self.seen[k] && self.near_figure[k]);
+                    spot_under += usize::from(self.body[k]);
                 }
             }
         }
         let shown = blue >= SEEN_PX || plate >= PLATE_SEEN_PX;
+        let peeked = peek >= PEEK_PX;
         if ty.count(Attr::Pennant) == 0 {
-            let p = if shown { 1.0 - CLEAN } else { CLEAN };
+            let p = if shown || peeked { 1.0 - CLEAN } else { CLEAN };
             return p.ln();
         }
         // A figure may hide the shield: where the catalogue prints it is as good a guess as any.
         let visible = spot_seen as f64 / spot_all.max(1) as f64;
+        let covered = spot_covered as f64 / spot_all.max(1) as f64;
+        let under = spot_under as f64 / spot_all.max(1) as f64;
         let p_seen = (SEEN_IF_VISIBLE * self.legibility * visible).max(1.0 - CLEAN);
-        let p = if shown { p_seen } else { 1.0 - p_seen };
+        // Peeks are looked for only in a plainly printed edition (see `plates`).
+        let p_peeks = if self.plates {
+            PEEKS * self.legibility * covered * (1.0 - under)
+        } else {
+            0.0
+        };
+        let p = match (shown, peeked) {
+            (true, _) => p_seen,
+            (false, true) => (1.0 - p_seen) * p_peeks.max(1.0 - CLEAN),
+            (false, false) => (1.0 - p_seen) * (1.0 - p_peeks),
+        };
         p.ln()
     }
 }

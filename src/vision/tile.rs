@@ -199,7 +199,8 @@ impl TileRecognizer {
         let fit = fitted / f64::from(seen.max(1.0));
         let shields = ShieldMap::new(patch, unseen, model.light_balance())?
             .with_min_blob(model.shield_blob())
-            .seen_at(tile_px);
+            .seen_at(tile_px)
+            .with_peeks(figures)?;
         let edges =
             EdgeEvidence::observe(&map, best.1, best.2, side).with_road_full(model.road_full());
         let standing = figures.map(Figures::from_mask).transpose()?;
