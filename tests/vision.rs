@@ -178,6 +178,35 @@ fn the_board_read_repairs_a_reading_that_breaks_the_edges() {
 }
 
 #[test]
+fn where_the_box_holds_too_few_of_a_type_the_less_sure_reading_gives_way() {
+    let cat = catalogue();
+    let c = |name: &str, p: f64| Candidate {
+        tile: cat.tile_id(name).unwrap(),
+        rot: Rotation::R0,
+        probability: p,
+    };
+    // The base box holds one crossroads X. Two cells far apart both read best as X; the one the
+    // camera is less sure of is the three-way junction W it also looks like.
+    let start = (Pos::new(0, 0), c("D", 1.0));
+    let sure = (Pos::new(5, 5), vec![c("X", 0.9), c("W", 0.1)]);
+    let unsure = (Pos::new(-5, -5), vec![c("X", 0.6), c("W", 0.4)]);
+    let set = cat.set("base").unwrap();
+    for cells in [
+        vec![sure.clone(), unsure.clone()],
+        vec![unsure.clone(), sure.clone()],
+    ] {
+        let read = consistent_reading(&cells, &[start], set);
+        let at = |p: Pos| {
+            cat.tile(read.iter().find(|(q, _)| *q == p).unwrap().1.tile)
+                .name
+                .clone()
+        };
+        assert_eq!(at(sure.0), "X");
+        assert_eq!(at(unsure.0), "W");
+    }
+}
+
+#[test]
 fn rotations_the_rules_cannot_tell_apart() {
     let cat = catalogue();
     let id = |n: &str| cat.tile_id(n).unwrap();

@@ -14,7 +14,8 @@ const TOO_MANY: f64 = -6.0;
 const KEEP: usize = 8;
 
 /// Picks one candidate per cell so that the readings and the rules agree best (iterated
-/// conditional modes from the most likely readings). `fixed` cells (the start tile) are known.
+/// conditional modes from the most likely readings, revisiting the least sure cells first).
+/// `fixed` cells (the start tile) are known.
 pub fn consistent_reading(
     cells: &[(Pos, Vec<Candidate>)],
     fixed: &[(Pos, Candidate)],
@@ -32,9 +33,16 @@ pub fn consistent_reading(
         .iter()
         .map(|&(id, n)| (id.index(), usize::from(n)))
         .collect();
+    // The least sure cells first, so that where the readings break a rule it is they that
+    // give way.
+    let mut order: Vec<&(Pos, Vec<Candidate>)> = cells.iter().collect();
+    order.sort_by(|a, b| {
+        let top = |c: &[Candidate]| c.first().map_or(0.0, |c| c.probability);
+        top(&a.1).total_cmp(&top(&b.1))
+    });
     for _ in 0..10 {
         let mut changed = false;
-        for (pos, cands) in cells {
+        for (pos, cands) in order.iter().copied() {
             if fixed.iter().any(|(p, _)| p == pos) {
                 continue;
             }
