@@ -332,15 +332,19 @@ fn a_city_tile_printed_much_like_the_wooden_table_is_committed() {
     );
 }
 
+/// The turn (radians) of a follower on Q's city that covers its shield wholly.
+const OVER_THE_SHIELD: f64 = 3.2;
+
 /// Ann lays Q (a three-sided city with a shield) north of the start tile, and her follower
-/// stands on the city over the shield before the table is still. Returns the tile and figure.
-fn q_laid_with_its_follower_over_the_shield(
+/// stands on the city turned by `yaw` before the table is still. Returns the tile and figure.
+fn q_laid_with_its_follower_on_the_city(
     table: &mut Table,
     tracker: &mut Tracker,
     start: TileOnTable,
+    yaw: f64,
 ) -> (TileOnTable, MeepleOnTable) {
     let q = tile("Q", 0, -1, Rotation::R180);
-    let meeple = MeepleOnTable::on(&q, "S".parse().unwrap(), Colour::Red, Figure::Normal, 1.6)
+    let meeple = MeepleOnTable::on(&q, "S".parse().unwrap(), Colour::Red, Figure::Normal, yaw)
         .expect("a follower spot on the city");
     let reaching = table.shoot(&[start, q], &[meeple], Some(arm(400.0, 300.0)));
     feed(tracker, &reaching, 1);
@@ -359,7 +363,7 @@ fn a_shield_hidden_by_the_follower_laid_with_its_tile_is_asked_about() {
     // over the shield before the table is still: the picture cannot tell Q from R. (The cut
     // snapped to the edges seen here slid onto the city of the start tile below, and read as
     // all city, C, fitting as well as the cut the grid predicts.)
-    q_laid_with_its_follower_over_the_shield(&mut table, &mut tracker, start);
+    q_laid_with_its_follower_on_the_city(&mut table, &mut tracker, start, OVER_THE_SHIELD);
     // Nothing shows the shield before the pictures end.
     tracker.end_of_pictures();
 
@@ -378,6 +382,22 @@ fn a_shield_hidden_by_the_follower_laid_with_its_tile_is_asked_about() {
 }
 
 #[test]
+fn a_shield_half_hidden_by_the_follower_laid_with_its_tile_is_read_from_what_shows_beside_it() {
+    let mut table = Table::new();
+    let (mut tracker, start) = registered(&mut table);
+
+    // As above, but the follower stands turned so that a corner of the shield, blue and
+    // white, shows beside it: Q is committed, not the three-times likelier R. (A corner is
+    // weaker evidence than a whole shield: the doubt stays open for a picture of the tile
+    // bare, and is asked about if none comes.)
+    q_laid_with_its_follower_on_the_city(&mut table, &mut tracker, start, 1.6);
+    tracker.end_of_pictures();
+    let turns = tracker.turns();
+    assert_eq!(turns.len(), 1);
+    assert_eq!(turns[0].tile, "Q");
+}
+
+#[test]
 fn a_shield_a_follower_hid_is_read_once_the_follower_is_gone_and_nothing_is_asked() {
     let mut table = Table::new();
     let (mut tracker, start) = registered(&mut table);
@@ -385,7 +405,8 @@ fn a_shield_a_follower_hid_is_read_once_the_follower_is_gone_and_nothing_is_aske
     // As above: Q north of the start tile, its follower over the shield before the table is
     // still. The tile reads R (three of them in the box to one Q) or Q: a doubt the players
     // are not asked about yet.
-    let (q, meeple) = q_laid_with_its_follower_over_the_shield(&mut table, &mut tracker, start);
+    let (q, meeple) =
+        q_laid_with_its_follower_on_the_city(&mut table, &mut tracker, start, OVER_THE_SHIELD);
     // Bob lays a straight road west of the start tile: Ann's turn is over.
     let u = tile("U", -1, 0, Rotation::R0);
     let next = table.shoot(&[start, q, u], &[meeple], None);
