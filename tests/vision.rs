@@ -606,35 +606,10 @@ fn a_shield_counts_where_it_is_seen_and_not_where_a_figure_or_a_far_view_hides_i
     use opencv::core::{Mat, Scalar, CV_8UC1};
     use opencv::prelude::*;
 
-    let cat = catalogue();
-    let (m, n) = (cat.tile_id("M").unwrap(), cat.tile_id("N").unwrap());
-    let cam = Camera::overhead([320, 320], 40.0, [22.75, 22.75], 130.0);
-    let light = Lighting {
-        direction: [0.0, 0.0, 1.0],
-        gain: [1.0; 3],
-        gradient: [0.0; 2],
-        vignette: 0.0,
-    };
-    let sensor = Sensor {
-        noise: 1.0,
-        jpeg_quality: None,
-        blur: None,
-    };
-    let mut renderer = Renderer::new(Style::preset(0), Surface::Wood, 2);
-    let mut patch_of = |name: &str| {
-        lone_patch(
-            &mut renderer,
-            lone_tile(name, Rotation::R90, 7),
-            &cam,
-            light,
-            &sensor,
-        )
-    };
-    let side = PATCH_PX as usize;
-    let ratio = |map: &ShieldMap| {
-        map.log_likelihood(m, Rotation::R90, 0, 0, side)
-            - map.log_likelihood(n, Rotation::R90, 0, 0, side)
-    };
+    let mut tiles = OverheadTiles::new();
+    let mut patch_of = |name: &str| tiles.patch(name);
+    let ratio = m_over_n;
+    let m = catalogue().tile_id("M").unwrap();
     // With a shield in view the pennant reading wins; with none, the plain one.
     let with_shield = patch_of("M");
     assert!(ratio(&ShieldMap::new(&with_shield, None, [1.0; 3]).unwrap()) > 2.0);
@@ -676,35 +651,10 @@ fn a_shield_a_figure_stands_on_counts_by_the_white_it_leaves_in_view_beside_it()
     use opencv::core::{Mat, Scalar, CV_8UC1};
     use opencv::prelude::*;
 
-    let cat = catalogue();
-    let (m, n) = (cat.tile_id("M").unwrap(), cat.tile_id("N").unwrap());
-    let cam = Camera::overhead([320, 320], 40.0, [22.75, 22.75], 130.0);
-    let light = Lighting {
-        direction: [0.0, 0.0, 1.0],
-        gain: [1.0; 3],
-        gradient: [0.0; 2],
-        vignette: 0.0,
-    };
-    let sensor = Sensor {
-        noise: 1.0,
-        jpeg_quality: None,
-        blur: None,
-    };
-    let mut renderer = Renderer::new(Style::preset(0), Surface::Wood, 2);
-    let mut patch_of = |name: &str| {
-        lone_patch(
-            &mut renderer,
-            lone_tile(name, Rotation::R90, 7),
-            &cam,
-            light,
-            &sensor,
-        )
-    };
-    let side = PATCH_PX as usize;
-    let ratio = |map: &ShieldMap| {
-        map.log_likelihood(m, Rotation::R90, 0, 0, side)
-            - map.log_likelihood(n, Rotation::R90, 0, 0, side)
-    };
+    let mut tiles = OverheadTiles::new();
+    let mut patch_of = |name: &str| tiles.patch(name);
+    let ratio = m_over_n;
+    let m = catalogue().tile_id("M").unwrap();
     let spot = patch_px(meeplecam::geometry::rotate(
         TileShape::of(m).pennants[0],
         Rotation::R90,
@@ -954,6 +904,47 @@ fn plain_patch(bgr: [u8; 3]) -> opencv::core::Mat {
 }
 
 /// Patch pixel of a point of the tile (tile sides) in a patch cut with the usual inset.
+/// Lone tiles turned 90°, each cut from its own overhead picture on wood under even light (one
+/// renderer: its noise runs on from one picture to the next).
+struct OverheadTiles {
+    renderer: Renderer,
+    cam: Camera,
+}
+
+impl OverheadTiles {
+    fn new() -> OverheadTiles {
+        OverheadTiles {
+            renderer: Renderer::new(Style::preset(0), Surface::Wood, 2),
+            cam: Camera::overhead([320, 320], 40.0, [22.75, 22.75], 130.0),
+        }
+    }
+
+    fn patch(&mut self, name: &str) -> opencv::core::Mat {
+        let light = Lighting {
+            direction: [0.0, 0.0, 1.0],
+            gain: [1.0; 3],
+            gradient: [0.0; 2],
+            vignette: 0.0,
+        };
+        let sensor = Sensor {
+            noise: 1.0,
+            jpeg_quality: None,
+            blur: None,
+        };
+        let tile = lone_tile(name, Rotation::R90, 7);
+        lone_patch(&mut self.renderer, tile, &self.cam, light, &sensor)
+    }
+}
+
+/// How much likelier a shield map makes M than N (both turned 90°) over a whole patch.
+fn m_over_n(map: &meeplecam::vision::pennant::ShieldMap) -> f64 {
+    let cat = catalogue();
+    let side = meeplecam::vision::rectify::PATCH_PX as usize;
+    let read =
+        |name: &str| map.log_likelihood(cat.tile_id(name).unwrap(), Rotation::R90, 0, 0, side);
+    read("M") - read("N")
+}
+
 fn patch_px(u: [f32; 2]) -> [i32; 2] {
     use meeplecam::vision::rectify::{INSET, PATCH_PX};
     u.map(|v| ((v - INSET as f32) / (1.0 - 2.0 * INSET as f32) * PATCH_PX as f32) as i32)

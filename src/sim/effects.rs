@@ -220,34 +220,29 @@ pub fn motion_blur(img: &Mat, area: Rect, dx: f64, dy: f64) -> opencv::Result<Ma
 
 /// A mask grown by `steps` pixels in every direction.
 pub fn grow_mask(mask: &Mat, steps: i32) -> opencv::Result<Mat> {
-    let kernel = Mat::ones(3, 3, opencv::core::CV_8UC1)?.to_mat()?;
-    let mut grown = Mat::default();
-    imgproc::dilate(
-        mask,
-        &mut grown,
-        &kernel,
-        Point::new(-1, -1),
-        steps,
-        opencv::core::BORDER_CONSTANT,
-        imgproc::morphology_default_border_value()?,
-    )?;
-    Ok(grown)
+    step_mask(mask, steps, imgproc::MORPH_DILATE)
 }
 
 /// A mask shrunk by `steps` pixels from every side (the reverse of [`grow_mask`]).
 pub fn shrink_mask(mask: &Mat, steps: i32) -> opencv::Result<Mat> {
+    step_mask(mask, steps, imgproc::MORPH_ERODE)
+}
+
+/// A mask dilated or eroded (`op`) by `steps` one-pixel steps, the picture's border neutral.
+fn step_mask(mask: &Mat, steps: i32, op: i32) -> opencv::Result<Mat> {
     let kernel = Mat::ones(3, 3, opencv::core::CV_8UC1)?.to_mat()?;
-    let mut shrunk = Mat::default();
-    imgproc::erode(
+    let mut out = Mat::default();
+    imgproc::morphology_ex(
         mask,
-        &mut shrunk,
+        &mut out,
+        op,
         &kernel,
         Point::new(-1, -1),
         steps,
         opencv::core::BORDER_CONSTANT,
         imgproc::morphology_default_border_value()?,
     )?;
-    Ok(shrunk)
+    Ok(out)
 }
 
 /// Compresses and decompresses as JPEG at `quality` (0–100).
