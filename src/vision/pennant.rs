@@ -173,11 +173,12 @@ impl ShieldMap {
     }
 
     /// This map also looking beside the `figures` (255, grown as [`Enrolment::find`] grows
-    /// them) for the white that a shield under a figure leaves in view around it.
+    /// them) for the white that a shield under a figure leaves in view around it; not in an
+    /// edition whose cities print blue (call [`Self::with_min_blob`] first).
     ///
     /// [`Enrolment::find`]: super::figures::Enrolment::find
     pub fn with_peeks(mut self, figures: Option<&Mat>) -> opencv::Result<ShieldMap> {
-        let Some(figures) = figures else {
+        let Some(figures) = figures.filter(|_| self.plates) else {
             return Ok(self);
         };
         // The figures' own pixels, without the rim they were grown by: a grey figure's lit
