@@ -1087,6 +1087,115 @@ fn a_figure_on_a_hidden_road_stub_favours_the_tile_with_the_road() {
     assert_eq!(figure_at(0.44, 0.85, 0.56, 1.1), 0.0);
 }
 
+#[test]
+fn a_standing_figure_s_light_rim_is_not_read_as_a_road_leaving_its_tile() {
+    use meeplecam::rules::{Colour, Figure};
+    use meeplecam::sim::figures::colour_bgr;
+    use meeplecam::sim::scene::MeepleOnTable;
+    use meeplecam::vision::figures::{Enrolment, FIGURE_SHARE};
+    use meeplecam::vision::rectify::{cell_patch_margin, side_px, MARGIN_PX};
+
+    // Seen at an angle in 720p, a figure standing in a tile's middle rises towards its north
+    // side, and the blurred rim of its lit top is as pale as this style's white roads: a
+    // monk on the cloister without a road (B) and a follower on the start tile's road (D with
+    // its city south) must not grow a road north (A, L).
+    let cam = Camera::oblique([1280, 720], 62.0, [22.75, 22.75], 700.0, 40.0);
+    let mut tiles = vec![lone_tile("D", Rotation::R0, 0)];
+    let mut meeples = Vec::new();
+    let cells = [
+        (-3, 0),
+        (3, 0),
+        (-2, 2),
+        (2, 2),
+        (0, -2),
+        (0, 2),
+        (-3, -2),
+        (3, -2),
+    ];
+    for (k, &(x, y)) in cells.iter().enumerate() {
+        let (name, rot, port) = if k % 2 == 0 {
+            ("B", Rotation::R0, "C")
+        } else {
+            ("D", Rotation::R180, "E")
+        };
+        let mut tile = lone_tile(name, rot, 10 + k as u64);
+        tile.cell = Pos::new(x, y);
+        let colour = [Colour::Blue, Colour::Red][k % 2];
+        meeples.push(
+            MeepleOnTable::on(
+                &tile,
+                port.parse().unwrap(),
+                colour,
+                Figure::Normal,
+                0.4 * k as f64,
+            )
+            .expect("a spot"),
+        );
+        tiles.push(tile);
+    }
+    let scene = Scene {
+        tiles: tiles.clone(),
+        meeples,
+        arm: None,
+        held: None,
+        lighting: Lighting {
+            direction: [0.2, 0.3, 1.0],
+            gain: [1.0; 3],
+            gradient: [0.0; 2],
+            vignette: 0.1,
+        },
+        camera: cam.clone(),
+    };
+    let sensor = Sensor {
+        noise: 1.5,
+        jpeg_quality: Some(85),
+        blur: None,
+    };
+    let frame = Renderer::new(Style::preset(3), Surface::Dark, 3)
+        .render(&scene, &sensor, 0)
+        .unwrap();
+    let start = cell_patch(&frame.image, &cam, Pos::new(0, 0))
+        .unwrap()
+        .unwrap();
+    let mut model = ColourModel::default();
+    model.calibrate(&start, "D", Rotation::R0).unwrap();
+    let enrolment = Enrolment::new(
+        [Colour::Blue, Colour::Red]
+            .map(|c| colour_bgr(c).map(|v| v as f32))
+            .to_vec(),
+        55.0,
+    );
+    let recognizer = TileRecognizer::for_set(catalogue().set("base").unwrap());
+    let mut wrong = Vec::new();
+    for (tile, truth) in tiles.iter().zip(&frame.truth.tiles).skip(1) {
+        let patch = cell_patch_margin(&frame.image, &cam, tile.cell, MARGIN_PX)
+            .unwrap()
+            .unwrap();
+        let (figures, blobs) = enrolment.find(&patch, &model, FIGURE_SHARE).unwrap();
+        assert_eq!(blobs.len(), 1, "{:?}", tile.cell);
+        let (ranked, _, _) = recognizer
+            .recognize_in_view(
+                &patch,
+                MARGIN_PX as usize,
+                &model,
+                (Some(&figures), None),
+                Some(side_px(&truth.corners_px)),
+            )
+            .unwrap();
+        let best = &ranked[0];
+        if best.tile != tile.tile || !same_for_the_rules(tile.tile, best.rot, tile.rot) {
+            wrong.push(format!(
+                "{:?} read {} {:?} ({:.3})",
+                tile.cell,
+                catalogue().tile(best.tile).name,
+                best.rot,
+                best.probability
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:?}");
+}
+
 /// A 3×3 block of base tiles seen from above at 720p, and the renderer's sensor, for the
 /// occlusion mask's tests.
 fn occlusion_table() -> (Vec<TileOnTable>, Camera, Sensor) {

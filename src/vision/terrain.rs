@@ -10,7 +10,7 @@ use super::pennant::ShieldMap;
 use super::rectify::INSET;
 use crate::geometry::{LabelMap, TileShape};
 use crate::rules::{catalogue, EdgeKind, FeatureKind, Rotation};
-use crate::sim::effects::grow_mask;
+use crate::sim::effects::{grow_mask, shrink_mask};
 
 /// What a pixel of a tile shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -487,6 +487,57 @@ pub fn label_at(labels: &LabelMap, u: [f32; 2], rot: Rotation) -> u8 {
     labels.at(canonical)
 }
 
+/// Running sums of each terrain (and, as terrain 5, of every pixel) over per-pixel `classes`
+/// (`None`: not seen), row by row from the top left.
+fn running_sums(classes: &[Option<usize>], w: usize, h: usize) -> Vec<Vec<u32>> {
+    let stride = w + 1;
+    let mut sums = vec![vec![0u32; stride * (h + 1)]; 6];
+    for y in 0..h {
+        let mut row = [0u32; 6];
+        for x in 0..w {
+            row[5] += 1;
+            if let Some(c) = classes[y * w + x] {
+                row[c] += 1;
+            }
+            for (k, sum) in sums.iter_mut().enumerate() {
+                sum[(y + 1) * stride + x + 1] = sum[y * stride + x + 1] + row[k];
+            }
+        }
+    }
+    sums
+}
+
+/// Road-classed pixels near figures (`near`, nonzero) in lines thinner than three pixels, left
+/// out: a figure's blurred rim blends its colour with the print's into something road-like,
+/// while a road is wider.
+fn without_thin_road(
+    mut classes: Vec<Option<usize>>,
+    near: &[u8],
+    w: usize,
+    h: usize,
+) -> opencv::Result<Vec<Option<usize>>> {
+    let road = Terrain::Road.index();
+    let mut mask = Mat::new_rows_cols_with_default(
+        h as i32,
+        w as i32,
+        opencv::core::CV_8UC1,
+        opencv::core::Scalar::all(0.0),
+    )?;
+    for (m, c) in mask.data_bytes_mut()?.iter_mut().zip(&classes) {
+        *m = if *c == Some(road) { 255 } else { 0 };
+    }
+    let opened = grow_mask(&shrink_mask(&mask, 1)?, 1)?;
+    for ((c, &o), &n) in classes.iter_mut().zip(opened.data_bytes()?).zip(near) {
+        if *c == Some(road) && o == 0 && n != 0 {
+            *c = None;
+        }
+    }
+    Ok(classes)
+}
+
+/// How far (patch pixels) beyond a figure's mask its blurred rim may reach.
+const RIM_REACH: i32 = 3;
+
 /// How far (patch pixels) from a figure its shadow may fall.
 const SHADOW_REACH: i32 = 10;
 
@@ -520,7 +571,8 @@ pub struct ClassMap {
 
 impl ClassMap {
     /// Classifies every pixel of `patch`, leaving out those under `ignore` (255) and, near
-    /// them, those in shade ([`ColourModel::is_dim`]): a figure's shadow is no print.
+    /// them, those in shade ([`ColourModel::is_dim`]: a figure's shadow is no print) and
+    /// road-like lines too thin for a road (a figure's blurred rim).
     pub fn new(patch: &Mat, model: &ColourModel, ignore: Option<&Mat>) -> opencv::Result<ClassMap> {
         let patch = patch.try_clone()?;
         let (w, h) = (patch.cols().max(0) as usize, patch.rows().max(0) as usize);
@@ -533,24 +585,19 @@ impl ClassMap {
             Some((m, near)) => Some((m.data_bytes()?, near.data_bytes()?)),
             None => None,
         };
-        let stride = w + 1;
-        let mut sums = vec![vec![0u32; stride * (h + 1)]; 6];
-        for y in 0..h {
-            let mut row = [0u32; 6];
-            for x in 0..w {
-                row[5] += 1;
-                let k = y * w + x;
+        let classes: Vec<Option<usize>> = (0..w * h)
+            .map(|k| {
                 let bgr = [bytes[3 * k], bytes[3 * k + 1], bytes[3 * k + 2]];
                 let hidden =
                     masks.is_some_and(|(m, near)| m[k] != 0 || (near[k] != 0 && model.is_dim(bgr)));
-                if !hidden {
-                    row[model.classify(bgr).index()] += 1;
-                }
-                for (k, sum) in sums.iter_mut().enumerate() {
-                    sum[(y + 1) * stride + x + 1] = sum[y * stride + x + 1] + row[k];
-                }
-            }
-        }
+                (!hidden).then(|| model.classify(bgr).index())
+            })
+            .collect();
+        let classes = match ignore {
+            Some(m) => without_thin_road(classes, grow_mask(m, RIM_REACH)?.data_bytes()?, w, h)?,
+            None => classes,
+        };
+        let sums = running_sums(&classes, w, h);
         Ok(ClassMap { w, h, sums })
     }
 
@@ -769,5 +816,49 @@ mod tests {
         for c in CITY {
             assert_eq!(model.classify(c), Terrain::City, "{c:?}");
         }
+    }
+
+    #[test]
+    fn a_light_rim_round_a_figure_is_no_road_but_a_road_beside_it_is() {
+        let mut model = ColourModel::default();
+        model
+            .calibrate(&painted_start(), "D", Rotation::R0)
+            .unwrap();
+        // Grass with a figure (a disc, masked) in the middle, a one-pixel ring of road colour
+        // just outside its mask (a lit, blurred rim), and a road 6 pixels wide from the figure
+        // to the east side.
+        let (side, c, r) = (64, 32.0f32, 10.0f32);
+        let mut patch =
+            Mat::new_rows_cols_with_default(side, side, opencv::core::CV_8UC3, 0.into()).unwrap();
+        let mut mask =
+            Mat::new_rows_cols_with_default(side, side, opencv::core::CV_8UC1, 0.into()).unwrap();
+        for y in 0..side {
+            for x in 0..side {
+                let d = (x as f32 - c).hypot(y as f32 - c);
+                let on_road = x as f32 > c && (29..35).contains(&y);
+                let colour = if on_road || (r..r + 1.0).contains(&d) {
+                    ROAD
+                } else {
+                    GRASS
+                };
+                *patch.at_2d_mut::<Vec3b>(y, x).unwrap() = Vec3b::from(colour);
+                *mask.at_2d_mut::<u8>(y, x).unwrap() = if d < r { 255 } else { 0 };
+            }
+        }
+        let road = Terrain::Road.index();
+        let seen = ClassMap::new(&patch, &model, Some(&mask)).unwrap();
+        let n = side as usize;
+        assert_eq!(seen.count(road, 0, 0, n, 28), 0, "the rim above the road");
+        assert_eq!(seen.count(road, 0, 35, n, n), 0, "the rim below the road");
+        assert_eq!(
+            seen.count(road, 0, 0, 32, n),
+            0,
+            "the rim west of the figure"
+        );
+        // East of the rim the road is whole: 6 rows from x = 43 to the side.
+        assert_eq!(seen.count(road, 43, 29, n, 35), 6 * (n as u32 - 43));
+        // Unmasked, the same ring reads as road.
+        let plain = ClassMap::new(&patch, &model, None).unwrap();
+        assert!(plain.count(road, 0, 0, 32, n) > 20);
     }
 }
