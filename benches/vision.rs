@@ -1,11 +1,20 @@
 //! Vision speed: the hand/arm (occlusion) mask of a 1080p frame of a mid-game table with an arm
-//! reaching in, against the last still picture before it.
+//! reaching in, against the last still picture before it; and a whole board of the evaluation
+//! data set (1080p, 30–70 tiles) read from its start tile.
 
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 
+use meeplecam::rules::{catalogue, Pos, Rotation};
+use meeplecam::vision::board::consistent_reading;
+use meeplecam::vision::dataset::render_board;
+use meeplecam::vision::locate::{find_start_tile, read_board, table_colours_near};
 use meeplecam::vision::occlusion::Occlusion;
+use meeplecam::vision::rectify::quad_patch;
+use meeplecam::vision::terrain::ColourModel;
+use meeplecam::vision::tile::TileRecognizer;
+use opencv::prelude::*;
 
 mod common;
 
@@ -45,5 +54,54 @@ fn occlusion_1080p(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, occlusion_1080p);
+fn board_1080p(c: &mut Criterion) {
+    // The first 1080p board of 50 tiles or more of the data set of seed 8300.
+    let sample = (0..)
+        .map(|i| render_board(8300, i, None).unwrap())
+        .find(|s| s.image.rows() == 1080 && s.truth.tiles.len() >= 50)
+        .unwrap();
+    let set = catalogue().set("base").unwrap();
+    let recognizer = TileRecognizer::for_set(set);
+    let mut model = ColourModel::default();
+    let start = find_start_tile(&sample.setup, &model).unwrap().unwrap();
+    let (start_patch, _) = quad_patch(&sample.setup, &start, 0).unwrap();
+    model.calibrate(&start_patch, "D", Rotation::R0).unwrap();
+    let table = table_colours_near(&sample.setup, &start).unwrap();
+    let enrolment = sample.enrolment();
+    let read = || {
+        let found = read_board(
+            &sample.image,
+            &start,
+            &model,
+            table,
+            Some(&enrolment),
+            &recognizer,
+        )
+        .unwrap();
+        let readings: Vec<_> = found
+            .iter()
+            .skip(1)
+            .map(|l| (l.pos, l.candidates.clone()))
+            .collect();
+        let fixed = [(Pos::new(0, 0), found[0].candidates[0])];
+        (consistent_reading(&readings, &fixed, set), found.len())
+    };
+    let found = read().1;
+    assert!(
+        found * 10 >= sample.truth.tiles.len() * 9,
+        "{found} tiles read"
+    );
+    let mut group = c.benchmark_group("board");
+    group.sample_size(20);
+    group.bench_function(
+        format!(
+            "1080p board of {} tiles, read with rules priors",
+            sample.truth.tiles.len()
+        ),
+        |b| b.iter(|| black_box(read())),
+    );
+    group.finish();
+}
+
+criterion_group!(benches, occlusion_1080p, board_1080p);
 criterion_main!(benches);

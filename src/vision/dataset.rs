@@ -24,9 +24,11 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
+use super::figures::Enrolment;
 use crate::record::selfplay::random_record;
 use crate::rules::{Colour, RuleOptions};
 use crate::sim::artwork::Artwork;
+use crate::sim::figures::colour_bgr;
 use crate::sim::output::write_png;
 use crate::sim::scene::Renderer;
 use crate::sim::style::Style;
@@ -52,6 +54,23 @@ pub struct Sample {
     pub conditions: Vec<String>,
     /// The ground truth of `image`.
     pub truth: FrameTruth,
+}
+
+impl Sample {
+    /// The players' figure colours as enrolled under the board's light.
+    pub fn enrolment(&self) -> Enrolment {
+        let gain = self.truth.lighting.gain;
+        Enrolment::new(
+            self.players
+                .iter()
+                .map(|&p| {
+                    let c = colour_bgr(p);
+                    [0, 1, 2].map(|i| (c[i] * gain[i]) as f32)
+                })
+                .collect(),
+            55.0,
+        )
+    }
 }
 
 /// What a board's JSON file holds.

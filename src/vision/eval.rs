@@ -7,7 +7,7 @@ use opencv::prelude::*;
 use super::board::consistent_reading;
 use super::breakdown::Breakdown;
 use super::dataset::Sample;
-use super::figures::{Enrolment, FIGURE_SHARE};
+use super::figures::FIGURE_SHARE;
 use super::locate::{find_start_tile, read_board, table_colours_near};
 use super::meeples::{cells_below, pose, read_followers};
 use super::rectify::{cell_patch_margin, quad_patch, side_px, Quad, MARGIN_PX};
@@ -15,7 +15,6 @@ use super::terrain::{same_for_the_rules, ColourModel};
 use super::tile::{Candidate, TileRecognizer};
 use super::viewpoint::Viewpoint;
 use crate::rules::{catalogue, Pos, Rotation};
-use crate::sim::figures::colour_bgr;
 
 /// What one evaluation run measured.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -119,22 +118,6 @@ impl TileReport {
     }
 }
 
-/// The players' figure colours as enrolled under the board's light.
-fn enrolled(sample: &Sample) -> Enrolment {
-    let gain = sample.truth.lighting.gain;
-    Enrolment::new(
-        sample
-            .players
-            .iter()
-            .map(|&p| {
-                let c = colour_bgr(p);
-                [0, 1, 2].map(|i| (c[i] * gain[i]) as f32)
-            })
-            .collect(),
-        55.0,
-    )
-}
-
 /// Evaluates both stages on every board of `samples`: each tile read with the true grid
 /// registration ([`TileReport`]), then each board read with nothing from the truth
 /// ([`BoardReport`]).
@@ -172,7 +155,7 @@ fn read_tiles(
     model.calibrate(&start, "D", Rotation::R0)?;
     let default_model = ColourModel::default();
     // The players enrolled their figures under this light.
-    let enrolment = enrolled(sample);
+    let enrolment = sample.enrolment();
     let mut all_right = true;
     report.images += 1;
     let mut readings = Vec::new();
@@ -416,7 +399,7 @@ fn read_whole_board(
     let (start_patch, _) = quad_patch(&sample.setup, &start, 0)?;
     model.calibrate(&start_patch, "D", Rotation::R0)?;
     let table = table_colours_near(&sample.setup, &start)?;
-    let enrolment = enrolled(sample);
+    let enrolment = sample.enrolment();
     let found = read_board(
         &sample.image,
         &start,

@@ -727,39 +727,34 @@ pub fn read_board(
             continue;
         };
         let snapped = snap_to_edges(&grey, &predicted);
-        let cuts = std::iter::once(predicted).chain((snapped != predicted).then_some(snapped));
-        let mut best: Option<(f64, Located)> = None;
-        for quad in cuts {
+        let cuts: Vec<Quad> = std::iter::once(predicted)
+            .chain((snapped != predicted).then_some(snapped))
             // A cell partly past the picture's edge is read from what shows of it.
-            if !in_view(&quad, frame) {
+            .filter(|quad| in_view(quad, frame))
+            .collect();
+        let read = |quad: &Quad| read_cut(frame, quad, model, &table, figures, recognizer);
+        // The two cuts are read side by side (a laptop has two cores or more).
+        let reads = match &cuts[..] {
+            [a, b] => std::thread::scope(|s| {
+                let second = s.spawn(|| read(b));
+                let first = read(a);
+                let second = second
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                vec![first, second]
+            }),
+            _ => cuts.iter().map(read).collect(),
+        };
+        let mut best: Option<(f64, Located)> = None;
+        for cut in reads {
+            let Some((fit, candidates, quad)) = cut? else {
                 continue;
-            }
-            let (patch, to_patch) = quad_patch(frame, &quad, MARGIN_PX)?;
-            let mask = match figures {
-                Some(e) => Some(e.figure_mask(&patch, model, FIGURE_SHARE)?),
-                None => None,
             };
-            let out_of_view =
-                super::rectify::out_of_view(&to_patch, MARGIN_PX, [frame.cols(), frame.rows()])?;
-            let unseen = super::rectify::unseen(mask.as_ref(), out_of_view.as_ref())?;
-            if looks_empty(&patch, model, &table, unseen.as_ref())? {
-                continue;
-            }
-            let (candidates, shift, fit) = recognizer.recognize_in_view(
-                &patch,
-                MARGIN_PX as usize,
-                model,
-                (mask.as_ref(), out_of_view.as_ref()),
-                Some(super::rectify::side_px(&quad)),
-            )?;
             if fit < MIN_FIT
                 || best.as_ref().is_some_and(|(better, _)| *better >= fit)
                 || !fits_neighbours(&candidates, pos, &out)
+                || overlaps(&quad, &located)
             {
-                continue;
-            }
-            let quad = shifted_quad(&to_patch, MARGIN_PX, shift);
-            if overlaps(&quad, &located) {
                 continue;
             }
             best = Some((
@@ -781,6 +776,41 @@ pub fn read_board(
         }
     }
     Ok(out)
+}
+
+/// The cell cut at `quad` read: how well its best reading fits, the readings, and the quad
+/// the tile was found at; `None` where the cut shows table.
+fn read_cut(
+    frame: &Mat,
+    quad: &Quad,
+    model: &ColourModel,
+    table: &[[f32; 3]; 2],
+    figures: Option<&Enrolment>,
+    recognizer: &TileRecognizer,
+) -> opencv::Result<Option<(f64, Vec<Candidate>, Quad)>> {
+    let (patch, to_patch) = quad_patch(frame, quad, MARGIN_PX)?;
+    let mask = match figures {
+        Some(e) => Some(e.figure_mask(&patch, model, FIGURE_SHARE)?),
+        None => None,
+    };
+    let out_of_view =
+        super::rectify::out_of_view(&to_patch, MARGIN_PX, [frame.cols(), frame.rows()])?;
+    let unseen = super::rectify::unseen(mask.as_ref(), out_of_view.as_ref())?;
+    if looks_empty(&patch, model, table, unseen.as_ref())? {
+        return Ok(None);
+    }
+    let (candidates, shift, fit) = recognizer.recognize_in_view(
+        &patch,
+        MARGIN_PX as usize,
+        model,
+        (mask.as_ref(), out_of_view.as_ref()),
+        Some(super::rectify::side_px(quad)),
+    )?;
+    Ok(Some((
+        fit,
+        candidates,
+        shifted_quad(&to_patch, MARGIN_PX, shift),
+    )))
 }
 
 /// Whether a tile found at `quad` would lie over a tile already found: their middles nearer

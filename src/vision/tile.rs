@@ -158,7 +158,7 @@ impl TileRecognizer {
         // Coarse steps over the whole range, then the neighbours of the best; shifts cost a
         // little, so that a poor match does not wander onto a neighbour's print.
         let score_at = |dx: usize, dy: usize| {
-            let grid = map.grid(dx, dy, side);
+            let grid = Observed::of(&map.grid(dx, dy, side));
             let edges = EdgeEvidence::observe(&map, dx, dy, side).with_road_full(model.road_full());
             let off = (dx as f64 - margin as f64).powi(2) + (dy as f64 - margin as f64).powi(2);
             shortlist
@@ -170,31 +170,55 @@ impl TileRecognizer {
                 .fold(f64::MIN, f64::max)
                 - SHIFT_COST * off
         };
-        let mut best = (score_at(margin, margin), margin, margin);
+        // Each shift scored once: the coarse grid, then steps of half and one pixel around the
+        // best so far while that climbs.
+        let span = 2 * margin + 1;
+        let mut scored: Vec<Option<f64>> = vec![None; span * span];
+        let mut score =
+            |dx: usize, dy: usize| *scored[dy * span + dx].get_or_insert_with(|| score_at(dx, dy));
+        let mut best = (score(margin, margin), margin, margin);
         let coarse = (margin / 2).max(1);
         for dy in (0..=2 * margin).step_by(coarse) {
             for dx in (0..=2 * margin).step_by(coarse) {
-                let s = score_at(dx, dy);
+                let s = score(dx, dy);
                 if s > best.0 {
                     best = (s, dx, dy);
                 }
             }
         }
-        let (cx, cy) = (best.1, best.2);
-        for dy in cy.saturating_sub(coarse - 1)..=(cy + coarse - 1).min(2 * margin) {
-            for dx in cx.saturating_sub(coarse - 1)..=(cx + coarse - 1).min(2 * margin) {
-                let s = score_at(dx, dy);
-                if s > best.0 {
-                    best = (s, dx, dy);
+        let mut step = coarse / 2;
+        while step > 0 {
+            let (cx, cy) = (best.1, best.2);
+            for (ox, oy) in [
+                (-1, -1),
+                (0, -1),
+                (1, -1),
+                (-1, 0),
+                (1, 0),
+                (-1, 1),
+                (0, 1),
+                (1, 1),
+            ] {
+                let (dx, dy) = (cx as i64 + ox * step as i64, cy as i64 + oy * step as i64);
+                if !(0..span as i64).contains(&dx) || !(0..span as i64).contains(&dy) {
+                    continue;
                 }
+                let s = score(dx as usize, dy as usize);
+                if s > best.0 {
+                    best = (s, dx as usize, dy as usize);
+                }
+            }
+            if (best.1, best.2) == (cx, cy) {
+                step /= 2;
             }
         }
         let shift = [best.1 as f64 - margin as f64, best.2 as f64 - margin as f64];
         let grid = map.grid(best.1, best.2, side);
         let seen: f32 = grid.iter().map(|c| c.iter().sum::<f32>()).sum();
+        let observed = Observed::of(&grid);
         let fitted = shortlist
             .iter()
-            .map(|&k| similarity(&grid, &looks[k]))
+            .map(|&k| similarity(&observed, &looks[k]))
             .fold(f64::MIN, f64::max);
         let fit = fitted / f64::from(seen.max(1.0));
         let shields = ShieldMap::new(patch, unseen, model.light_balance())?
@@ -263,13 +287,14 @@ impl TileRecognizer {
         shields: Option<Window<&ShieldMap>>,
         standing: Option<Window<&Figures>>,
     ) -> Vec<Candidate> {
+        let observed = Observed::of(observed);
         let mut scores: Vec<f64> = looks
             .iter()
             .zip(&self.edges)
             .zip(&self.log_prior)
             .map(|((g, sides), p)| {
                 let sides = edges.map_or(0.0, |e| e.log_likelihood(sides));
-                similarity(observed, g) * self.sharpness + p + EDGE_WEIGHT * sides
+                similarity(&observed, g) * self.sharpness + p + EDGE_WEIGHT * sides
             })
             .collect();
         if let Some((map, x, y, side)) = shields {
@@ -309,18 +334,34 @@ impl TileRecognizer {
     }
 }
 
+/// An observed terrain grid made ready to match against every template: the cells seen enough
+/// to count, each with how much of it was seen and its terrain shares of what was.
+struct Observed {
+    cells: Vec<(usize, f32, [f32; 5])>,
+}
+
+impl Observed {
+    fn of(grid: &TerrainGrid) -> Observed {
+        let cells = grid
+            .iter()
+            .enumerate()
+            .filter_map(|(i, o)| {
+                let seen: f32 = o.iter().sum();
+                (seen >= 0.2).then(|| (i, seen, o.map(|a| a / seen)))
+            })
+            .collect();
+        Observed { cells }
+    }
+}
+
 /// How well an observed grid fits a template: the log of the overlap of the two terrain
 /// distributions, summed over the grid's cells (0 for a perfect match), each cell weighted by
 /// how much of it was seen.
-fn similarity(observed: &TerrainGrid, template: &TerrainGrid) -> f64 {
+fn similarity(observed: &Observed, template: &TerrainGrid) -> f64 {
     let log = log_overlap_table();
     let mut total = 0.0f32;
-    for (o, t) in observed.iter().zip(template) {
-        let seen: f32 = o.iter().sum();
-        if seen < 0.2 {
-            continue;
-        }
-        let overlap: f32 = o.iter().zip(t).map(|(a, b)| (a / seen).min(*b)).sum();
+    for &(i, seen, o) in &observed.cells {
+        let overlap: f32 = o.iter().zip(&template[i]).map(|(a, b)| a.min(*b)).sum();
         let k = (overlap.clamp(0.0, 1.0) * LOG_STEPS as f32) as usize;
         total += seen * log[k];
     }
