@@ -6,8 +6,8 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 
-use meeplecam::rules::{catalogue, Pos, Rotation};
-use meeplecam::vision::board::consistent_reading;
+use meeplecam::rules::{catalogue, Rotation};
+use meeplecam::vision::board::consistent_board;
 use meeplecam::vision::dataset::render_board;
 use meeplecam::vision::locate::{find_start_tile, read_board, table_colours_near};
 use meeplecam::vision::occlusion::Occlusion;
@@ -78,13 +78,7 @@ fn board_1080p(c: &mut Criterion) {
             &recognizer,
         )
         .unwrap();
-        let readings: Vec<_> = found
-            .iter()
-            .skip(1)
-            .map(|l| (l.pos, l.candidates.clone()))
-            .collect();
-        let fixed = [(Pos::new(0, 0), found[0].candidates[0])];
-        (consistent_reading(&readings, &fixed, set), found.len())
+        (consistent_board(&found, set), found.len())
     };
     let found = read().1;
     assert!(

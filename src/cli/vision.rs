@@ -16,7 +16,7 @@ use meeplecam::sim::figures::colour_bgr;
 use meeplecam::sim::output::write_png;
 use meeplecam::track::eval::same_turn;
 use meeplecam::track::Event;
-use meeplecam::vision::board::consistent_reading;
+use meeplecam::vision::board::consistent_board;
 use meeplecam::vision::calibration::Calibration;
 use meeplecam::vision::charuco::BoardSpec;
 use meeplecam::vision::dataset::{render_board, write_board, Dataset};
@@ -634,13 +634,8 @@ pub fn recognize(args: RecognizeArgs) -> Result<(), Failure> {
         &recognizer,
     )
     .context("reading the board")?;
-    let readings: Vec<_> = found
-        .iter()
-        .skip(1)
-        .map(|l| (l.pos, l.candidates.clone()))
-        .collect();
     let fixed = [(found[0].pos, found[0].candidates[0])];
-    let read = consistent_reading(&readings, &fixed, tileset);
+    let read = consistent_board(&found, tileset);
     let mut tiles: Vec<(meeplecam::rules::Pos, meeplecam::vision::tile::Candidate)> =
         fixed.to_vec();
     tiles.extend(read);

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use super::locate::Located;
 use super::tile::Candidate;
 use crate::rules::{catalogue, Dir, Pos, TileSet};
 
@@ -12,6 +13,22 @@ const MISMATCH: f64 = -9.0;
 const TOO_MANY: f64 = -6.0;
 /// Candidates considered per cell.
 const KEEP: usize = 8;
+
+/// [`consistent_reading`] of a board read from its start tile ([`read_board`]: the start tile
+/// first, known), for every tile found but the start tile.
+///
+/// [`read_board`]: super::locate::read_board
+pub fn consistent_board(found: &[Located], tileset: &TileSet) -> Vec<(Pos, Candidate)> {
+    let Some((start, rest)) = found.split_first() else {
+        return Vec::new();
+    };
+    let readings: Vec<(Pos, Vec<Candidate>)> =
+        rest.iter().map(|l| (l.pos, l.candidates.clone())).collect();
+    match start.candidates.first() {
+        Some(&known) => consistent_reading(&readings, &[(start.pos, known)], tileset),
+        None => consistent_reading(&readings, &[], tileset),
+    }
+}
 
 /// Picks one candidate per cell so that the readings and the rules agree best (iterated
 /// conditional modes from the most likely readings, revisiting the least sure cells first).

@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use opencv::prelude::*;
 
-use super::board::consistent_reading;
+use super::board::{consistent_board, consistent_reading};
 use super::breakdown::Breakdown;
 use super::dataset::Sample;
 use super::figures::FIGURE_SHARE;
@@ -408,13 +408,7 @@ fn read_whole_board(
         Some(&enrolment),
         recognizer,
     )?;
-    let readings: Vec<(Pos, Vec<Candidate>)> = found
-        .iter()
-        .skip(1)
-        .map(|l| (l.pos, l.candidates.clone()))
-        .collect();
-    let fixed = [(Pos::new(0, 0), found[0].candidates[0])];
-    let read = consistent_reading(&readings, &fixed, tileset);
+    let read = consistent_board(&found, tileset);
     report
         .board_ms
         .push(started.elapsed().as_secs_f64() * 1000.0);
