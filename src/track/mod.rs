@@ -36,7 +36,7 @@ use crate::vision::locate::{
 use crate::vision::rectify::{quad_patch, side_px, Quad, MARGIN_PX};
 use crate::vision::terrain::ColourModel;
 use crate::vision::tile::TileRecognizer;
-use crate::vision::viewpoint::{Pose, Viewpoint, NOMINAL_HFOV_DEG};
+use crate::vision::viewpoint::{Pose, Viewpoint, NOMINAL_HFOV_DEG, PERSPECTIVE_MIN_TILT_DEG};
 
 /// Width of the picture motion is measured on.
 const MOTION_WIDTH: i32 = 160;
@@ -58,10 +58,6 @@ const CAMERA_MOVE_CHANGE: f64 = 0.02;
 /// How many times fewer pixels must differ once the picture is moved back by the measured
 /// shift for the move to be the camera's.
 const LINED_UP: f64 = 1.3;
-/// How far (degrees) the start tile must show the camera tilted for cells to be predicted in
-/// perspective: a tile located a few pixels off shows a camera straight overhead tilted up to
-/// some 25° (seed 7300 game 18), and a perspective that is not there shrinks far cells.
-const PERSPECTIVE_MIN_TILT_DEG: f64 = 30.0;
 
 /// Share of a cell's middle that must change between quiet pictures for a new tile there.
 const NEW_TILE_CHANGE: f64 = 0.3;

@@ -13,7 +13,7 @@ use super::rectify::{quad_patch, shifted_quad, side_px, Quad, MARGIN_PX, PATCH_P
 use super::snap::snap_to_edges;
 use super::terrain::{expected_grid, terrain_grid, ClassMap, ColourModel};
 use super::tile::{Candidate, TileRecognizer};
-use super::viewpoint::Pose;
+use super::viewpoint::{Pose, NOMINAL_HFOV_DEG, PERSPECTIVE_MIN_TILT_DEG};
 use crate::rules::{catalogue, Dir, Pos, Rotation};
 use crate::sim::camera::apply_homography;
 
@@ -697,6 +697,15 @@ pub fn read_board(
     let start = &relocate_start(frame, start, model)?;
     let mut grey = Mat::default();
     imgproc::cvt_color(frame, &mut grey, imgproc::COLOR_BGR2GRAY, 0)?;
+    // Seen at an angle, the camera's pose from the start tile's foreshortening predicts each
+    // cell's shape (a grid fitted to a few tiles a little off their cells can run away).
+    let pose = Pose::from_foreshortening(
+        Pos::new(0, 0),
+        start,
+        [frame.cols(), frame.rows()],
+        NOMINAL_HFOV_DEG,
+    )?
+    .filter(|p| p.tilt_deg() >= PERSPECTIVE_MIN_TILT_DEG);
     let mut located: BTreeMap<Pos, Quad> = BTreeMap::new();
     let mut out = vec![Located {
         pos: Pos::new(0, 0),
@@ -723,7 +732,14 @@ pub fn read_board(
             None => 0,
         };
         tried.insert(pos, (support, tries + 1));
-        let Some(predicted) = predict_fitted(&located, pos, false)? else {
+        let in_perspective = pose
+            .as_ref()
+            .and_then(|p| predict_in_perspective(&located, pos, p));
+        let predicted = match in_perspective {
+            Some(q) => Some(q),
+            None => predict_fitted(&located, pos, true)?,
+        };
+        let Some(predicted) = predicted else {
             continue;
         };
         let snapped = snap_to_edges(&grey, &predicted);

@@ -14,6 +14,11 @@ use crate::rules::Pos;
 /// see 60–78°, and an error of a tenth changes a figure's throw by about as much.
 pub const NOMINAL_HFOV_DEG: f64 = 65.0;
 
+/// How far (degrees) the start tile must show the camera tilted for cells to be predicted in
+/// perspective: a tile located a few pixels off shows a camera straight overhead tilted up to
+/// some 25° (seed 7300 game 18), and a perspective that is not there shrinks far cells.
+pub const PERSPECTIVE_MIN_TILT_DEG: f64 = 30.0;
+
 /// How far (share of the picture's down) the table's up may point down the picture for a
 /// camera still counted upright.
 const UPRIGHT_SLACK: f64 = 0.05;
