@@ -30,13 +30,12 @@ use crate::sim::figures::colour_bgr;
 use crate::vision::calibration::Calibration;
 use crate::vision::figures::Enrolment;
 use crate::vision::locate::{
-    find_start_tile, predict, predict_fitted, predict_in_perspective, table_colours_near,
-    table_like,
+    find_start_tile, predict, predict_cell, table_colours_near, table_like,
 };
 use crate::vision::rectify::{quad_patch, side_px, Quad, MARGIN_PX};
 use crate::vision::terrain::ColourModel;
 use crate::vision::tile::TileRecognizer;
-use crate::vision::viewpoint::{Pose, Viewpoint, NOMINAL_HFOV_DEG, PERSPECTIVE_MIN_TILT_DEG};
+use crate::vision::viewpoint::{Pose, Viewpoint};
 
 /// Width of the picture motion is measured on.
 const MOTION_WIDTH: i32 = 160;
@@ -552,9 +551,9 @@ impl Tracker {
     /// tiles seen around it (so one tile read a little off does not push its neighbours off),
     /// or from its neighbours alone.
     fn predicted(&self, pos: Pos) -> Option<Quad> {
-        self.pose()
-            .and_then(|pose| predict_in_perspective(&self.quads, pos, &pose))
-            .or_else(|| predict_fitted(&self.quads, pos, true).ok().flatten())
+        predict_cell(&self.quads, pos, self.pose().as_ref())
+            .ok()
+            .flatten()
             .or_else(|| predict(&self.quads, pos))
     }
 
@@ -562,10 +561,7 @@ impl Tracker {
     pub(super) fn pose(&self) -> Option<Pose> {
         let calib = self.calibration.as_ref()?;
         let start = self.quads.get(&Pos::new(0, 0))?;
-        Pose::from_foreshortening(Pos::new(0, 0), start, calib.size, NOMINAL_HFOV_DEG)
-            .ok()
-            .flatten()
-            .filter(|p| p.tilt_deg() >= PERSPECTIVE_MIN_TILT_DEG)
+        Pose::of_oblique_start(start, calib.size).ok().flatten()
     }
 
     /// How far (tile sides) a standing figure's top shows beyond its base in cell `pos`, as

@@ -13,7 +13,7 @@ use super::rectify::{quad_patch, shifted_quad, side_px, Quad, MARGIN_PX, PATCH_P
 use super::snap::snap_to_edges;
 use super::terrain::{expected_grid, terrain_grid, ClassMap, ColourModel};
 use super::tile::{Candidate, TileRecognizer};
-use super::viewpoint::{Pose, NOMINAL_HFOV_DEG, PERSPECTIVE_MIN_TILT_DEG};
+use super::viewpoint::Pose;
 use crate::rules::{catalogue, Dir, Pos, Rotation};
 use crate::sim::camera::apply_homography;
 
@@ -531,20 +531,30 @@ pub fn predict_in_perspective(found: &BTreeMap<Pos, Quad>, pos: Pos, pose: &Pose
     )
 }
 
+/// Where cell `pos` should lie: in the camera's perspective where a `pose` is known (a view
+/// at an angle, [`Pose::of_oblique_start`]), else from a grid fitted to the tiles found around
+/// it ([`predict_fitted`], seen from above).
+pub fn predict_cell(
+    found: &BTreeMap<Pos, Quad>,
+    pos: Pos,
+    pose: Option<&Pose>,
+) -> opencv::Result<Option<Quad>> {
+    match pose.and_then(|p| predict_in_perspective(found, pos, p)) {
+        Some(quad) => Ok(Some(quad)),
+        None => predict_fitted(found, pos),
+    }
+}
+
 /// Cells around a target whose tiles a local grid fit uses (Chebyshev distance).
 const FIT_REACH: i32 = 2;
 
 /// Where cell `pos` should lie, from a grid fitted to every tile found within `FIT_REACH`
 /// cells of it (a least-squares homography from grid corners to their image corners, so that
 /// the few millimetres each tile lies off its cell average out); from the neighbours alone
-/// ([`predict`]) when fewer than three tiles are that near. Seen `from_above` (tilted less than
-/// 30°), a grid that makes the cell [`FIT_SIZE_DRIFT`] larger or smaller than those tiles gives
-/// way to their least-squares affine grid.
-pub fn predict_fitted(
-    found: &BTreeMap<Pos, Quad>,
-    pos: Pos,
-    from_above: bool,
-) -> opencv::Result<Option<Quad>> {
+/// ([`predict`]) when fewer than three tiles are that near. A grid that makes the cell
+/// [`FIT_SIZE_DRIFT`] larger or smaller than those tiles gives way to their least-squares
+/// affine grid (for a view from above: at an angle, [`predict_in_perspective`]).
+pub fn predict_fitted(found: &BTreeMap<Pos, Quad>, pos: Pos) -> opencv::Result<Option<Quad>> {
     let near: Vec<(&Pos, &Quad)> = found
         .iter()
         .filter(|(p, _)| (p.x - pos.x).abs() <= FIT_REACH && (p.y - pos.y).abs() <= FIT_REACH)
@@ -579,7 +589,7 @@ pub fn predict_fitted(
     // cells it predicts ever smaller (or larger) down a column: then the tiles' mean shape
     // counts, without perspective.
     let mean_side = near.iter().map(|(_, q)| side_px(q)).sum::<f64>() / near.len() as f64;
-    if !from_above || (side_px(&fitted) / mean_side.max(1.0) - 1.0).abs() <= FIT_SIZE_DRIFT {
+    if (side_px(&fitted) / mean_side.max(1.0) - 1.0).abs() <= FIT_SIZE_DRIFT {
         return Ok(Some(fitted));
     }
     let pairs: Vec<([f64; 2], [f64; 2])> = grid
@@ -699,13 +709,7 @@ pub fn read_board(
     imgproc::cvt_color(frame, &mut grey, imgproc::COLOR_BGR2GRAY, 0)?;
     // Seen at an angle, the camera's pose from the start tile's foreshortening predicts each
     // cell's shape (a grid fitted to a few tiles a little off their cells can run away).
-    let pose = Pose::from_foreshortening(
-        Pos::new(0, 0),
-        start,
-        [frame.cols(), frame.rows()],
-        NOMINAL_HFOV_DEG,
-    )?
-    .filter(|p| p.tilt_deg() >= PERSPECTIVE_MIN_TILT_DEG);
+    let pose = Pose::of_oblique_start(start, [frame.cols(), frame.rows()])?;
     let mut located: BTreeMap<Pos, Quad> = BTreeMap::new();
     let mut out = vec![Located {
         pos: Pos::new(0, 0),
@@ -732,14 +736,7 @@ pub fn read_board(
             None => 0,
         };
         tried.insert(pos, (support, tries + 1));
-        let in_perspective = pose
-            .as_ref()
-            .and_then(|p| predict_in_perspective(&located, pos, p));
-        let predicted = match in_perspective {
-            Some(q) => Some(q),
-            None => predict_fitted(&located, pos, true)?,
-        };
-        let Some(predicted) = predicted else {
+        let Some(predicted) = predict_cell(&located, pos, pose.as_ref())? else {
             continue;
         };
         let snapped = snap_to_edges(&grey, &predicted);
@@ -962,9 +959,7 @@ mod tests {
             .into_iter()
             .map(|(x, y)| (Pos::new(x, y), cell(x, y)))
             .collect();
-        let below = predict_fitted(&found, Pos::new(0, 3), true)
-            .unwrap()
-            .unwrap();
+        let below = predict_fitted(&found, Pos::new(0, 3)).unwrap().unwrap();
         let mean = found.values().map(side_px).sum::<f64>() / 6.0;
         assert!(side_px(&cell(0, 3)) < 0.85 * mean);
         assert!((side_px(&below) / mean - 1.0).abs() <= 0.1, "{below:?}");
@@ -980,9 +975,7 @@ mod tests {
                 )
             })
             .collect();
-        let next = predict_fitted(&found, Pos::new(2, 1), true)
-            .unwrap()
-            .unwrap();
+        let next = predict_fitted(&found, Pos::new(2, 1)).unwrap().unwrap();
         for (p, q) in next.iter().zip(square(200.0, 100.0)) {
             assert!((p[0] - q[0]).hypot(p[1] - q[1]) < 1e-3, "{next:?}");
         }

@@ -17,7 +17,7 @@ pub const NOMINAL_HFOV_DEG: f64 = 65.0;
 /// How far (degrees) the start tile must show the camera tilted for cells to be predicted in
 /// perspective: a tile located a few pixels off shows a camera straight overhead tilted up to
 /// some 25° (seed 7300 game 18), and a perspective that is not there shrinks far cells.
-pub const PERSPECTIVE_MIN_TILT_DEG: f64 = 30.0;
+const PERSPECTIVE_MIN_TILT_DEG: f64 = 30.0;
 
 /// How far (share of the picture's down) the table's up may point down the picture for a
 /// camera still counted upright.
@@ -147,6 +147,16 @@ impl Pose {
         hfov_deg: f64,
     ) -> opencv::Result<Option<Pose>> {
         Pose::from_quad(pos, &parallelogram(quad), size, hfov_deg)
+    }
+
+    /// The pose a start tile found at `start` in a `size` picture shows (a webcam's usual lens
+    /// taken), where it shows the camera tilted at least [`PERSPECTIVE_MIN_TILT_DEG`]: enough
+    /// for cells to be predicted in perspective.
+    pub fn of_oblique_start(start: &Quad, size: [i32; 2]) -> opencv::Result<Option<Pose>> {
+        Ok(
+            Pose::from_foreshortening(Pos::new(0, 0), start, size, NOMINAL_HFOV_DEG)?
+                .filter(|p| p.tilt_deg() >= PERSPECTIVE_MIN_TILT_DEG),
+        )
     }
 
     /// How far (degrees) the camera looks away from straight down.
