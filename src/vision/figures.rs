@@ -107,45 +107,29 @@ impl Enrolment {
             for (m, &i) in own.data_bytes_mut()?.iter_mut().zip(&nearest) {
                 *m = if i == colour { 255 } else { 0 };
             }
-            let (mut labels, mut stats, mut centroids) =
-                (Mat::default(), Mat::default(), Mat::default());
-            let n = imgproc::connected_components_with_stats(
-                &own,
-                &mut labels,
-                &mut stats,
-                &mut centroids,
-                8,
-                opencv::core::CV_32S,
-            )?;
-            let mut keep = vec![false; n.max(0) as usize];
-            let middles = (0..n)
-                .map(|i| {
-                    Ok([
-                        *centroids.at_2d::<f64>(i, 0)?,
-                        *centroids.at_2d::<f64>(i, 1)?,
-                    ])
-                })
-                .collect::<opencv::Result<Vec<_>>>()?;
-            let spreads = spreads(labels.data_typed::<i32>()?, w.max(1) as usize, &middles);
-            for i in 1..n {
-                let area = *stats.at_2d::<i32>(i, imgproc::CC_STAT_AREA)?;
-                if area < min_area {
+            let parts = Parts::of(&own)?;
+            let mut keep = vec![false; parts.len()];
+            for i in 1..parts.len() {
+                if parts.area(i)? < min_area {
                     continue;
                 }
-                keep[i as usize] = true;
-                let top = *stats.at_2d::<i32>(i, imgproc::CC_STAT_TOP)?;
-                let height = *stats.at_2d::<i32>(i, imgproc::CC_STAT_HEIGHT)?;
-                let left = *stats.at_2d::<i32>(i, imgproc::CC_STAT_LEFT)?;
-                let width = *stats.at_2d::<i32>(i, imgproc::CC_STAT_WIDTH)?;
-                let clipped = top <= 0 || left <= 0 || top + height >= h || left + width >= w;
-                blobs.push(Blob {
-                    colour,
-                    centroid: middles[i as usize],
-                    cut_below: top + height >= h,
-                    area: area as usize,
-                    spread: (!clipped).then_some(spreads[i as usize]),
-                });
+                // Every patch of the colour big enough is kept out of the terrain, but only
+                // figure-shaped ones are figures: the dark gaps between tiles at a dark table
+                // frame a cell like a black figure's paint. A figure touching such a gap is
+                // freed from it by opening the patch (the gap is thinner than a figure).
+                keep[i] = true;
+                if parts.compact(i)? {
+                    blobs.push(parts.blob(i, colour, w, h)?);
+                    continue;
+                }
+                let opened = Parts::of(&without_gap_lines(&parts.only(i)?, GAP_LONG, GAP_THIN)?)?;
+                for j in 1..opened.len() {
+                    if opened.area(j)? >= min_area && opened.compact(j)? {
+                        blobs.push(opened.blob(j, colour, w, h)?);
+                    }
+                }
             }
+            let labels = &parts.labels;
             for (k, &l) in kept.iter_mut().zip(labels.data_typed::<i32>()?) {
                 *k |= keep[l.max(0) as usize];
             }
@@ -189,6 +173,141 @@ fn spreads(labels: &[i32], w: usize, middles: &[[f64; 2]]) -> Vec<Spread> {
     }
     out
 }
+
+/// The connected patches of a mask, with their sizes, middles and spreads (label 0 is the
+/// background).
+struct Parts {
+    labels: Mat,
+    stats: Mat,
+    middles: Vec<[f64; 2]>,
+    spreads: Vec<Spread>,
+}
+
+impl Parts {
+    fn of(mask: &Mat) -> opencv::Result<Parts> {
+        let (mut labels, mut stats, mut centroids) =
+            (Mat::default(), Mat::default(), Mat::default());
+        let n = imgproc::connected_components_with_stats(
+            mask,
+            &mut labels,
+            &mut stats,
+            &mut centroids,
+            8,
+            opencv::core::CV_32S,
+        )?;
+        let middles = (0..n)
+            .map(|i| {
+                Ok([
+                    *centroids.at_2d::<f64>(i, 0)?,
+                    *centroids.at_2d::<f64>(i, 1)?,
+                ])
+            })
+            .collect::<opencv::Result<Vec<_>>>()?;
+        let spreads = spreads(
+            labels.data_typed::<i32>()?,
+            mask.cols().max(1) as usize,
+            &middles,
+        );
+        Ok(Parts {
+            labels,
+            stats,
+            middles,
+            spreads,
+        })
+    }
+
+    fn len(&self) -> usize {
+        self.middles.len()
+    }
+
+    fn stat(&self, i: usize, which: i32) -> opencv::Result<i32> {
+        self.stats.at_2d::<i32>(i as i32, which).copied()
+    }
+
+    fn area(&self, i: usize) -> opencv::Result<i32> {
+        self.stat(i, imgproc::CC_STAT_AREA)
+    }
+
+    /// Part `i` is no more spread out than [`FIGURE_SPREAD`] times a disc of its area.
+    fn compact(&self, i: usize) -> opencv::Result<bool> {
+        let [xx, _, yy] = self.spreads[i].second;
+        let disc = f64::from(self.area(i)?) / (2.0 * std::f64::consts::PI);
+        Ok(xx + yy <= FIGURE_SPREAD * disc)
+    }
+
+    /// A mask of part `i` alone.
+    fn only(&self, i: usize) -> opencv::Result<Mat> {
+        let mut out = Mat::default();
+        opencv::core::compare(
+            &self.labels,
+            &Scalar::all(i as f64),
+            &mut out,
+            opencv::core::CMP_EQ,
+        )?;
+        Ok(out)
+    }
+
+    /// Part `i` as a figure of enrolled colour `colour` in a `w` × `h` patch.
+    fn blob(&self, i: usize, colour: usize, w: i32, h: i32) -> opencv::Result<Blob> {
+        let top = self.stat(i, imgproc::CC_STAT_TOP)?;
+        let height = self.stat(i, imgproc::CC_STAT_HEIGHT)?;
+        let left = self.stat(i, imgproc::CC_STAT_LEFT)?;
+        let width = self.stat(i, imgproc::CC_STAT_WIDTH)?;
+        let clipped = top <= 0 || left <= 0 || top + height >= h || left + width >= w;
+        Ok(Blob {
+            colour,
+            centroid: self.middles[i],
+            cut_below: top + height >= h,
+            area: self.area(i)? as usize,
+            spread: (!clipped).then_some(self.spreads[i]),
+        })
+    }
+}
+
+/// `mask` without its gap lines: pixels in a run of `long` or more along a row or column that
+/// cross it in `thin` or fewer. The gaps between tiles run along the patch's sides, long and
+/// thin; a figure is shorter, or thicker where a gap runs into it.
+fn without_gap_lines(mask: &Mat, long: usize, thin: usize) -> opencv::Result<Mat> {
+    let (w, h) = (mask.cols().max(0) as usize, mask.rows().max(0) as usize);
+    let on = mask.data_bytes()?;
+    // The length of the run each pixel lies in, along rows and along columns.
+    let runs = |cells: &mut dyn Iterator<Item = usize>, lengths: &mut [usize]| {
+        let mut run = Vec::new();
+        for k in cells.chain(std::iter::once(usize::MAX)) {
+            if k != usize::MAX && on[k] != 0 {
+                run.push(k);
+                continue;
+            }
+            run.iter().for_each(|&r| lengths[r] = run.len());
+            run.clear();
+        }
+    };
+    let (mut across, mut down) = (vec![0; on.len()], vec![0; on.len()]);
+    for y in 0..h {
+        runs(&mut (0..w).map(|x| y * w + x), &mut across);
+    }
+    for x in 0..w {
+        runs(&mut (0..h).map(|y| y * w + x), &mut down);
+    }
+    let mut result = mask.try_clone()?;
+    for ((m, &a), &d) in result.data_bytes_mut()?.iter_mut().zip(&across).zip(&down) {
+        if (a >= long && d <= thin) || (d >= long && a <= thin) {
+            *m = 0;
+        }
+    }
+    Ok(result)
+}
+
+/// How many times a disc's spread (of the same area) a figure's pixels may spread about their
+/// middle: a standing or lying figure is compact, a frame of gaps round a cell is not.
+const FIGURE_SPREAD: f64 = 3.0;
+
+/// The shortest run (patch pixels) of a figure's colour along a row or column taken for a gap
+/// between tiles: longer than any figure, lying or standing.
+const GAP_LONG: usize = 36;
+
+/// The widest (patch pixels) a gap between tiles shows: narrower than a figure.
+const GAP_THIN: usize = 10;
 
 /// How far (pixels) a figure's mask reaches beyond its own pixels: figures have soft, shaded
 /// edges.
@@ -312,6 +431,54 @@ mod tests {
                 .any(|b| b.colour == 0 && (b.centroid[0] - 46.5).abs() < 0.5),
             "{blobs:?}"
         );
+    }
+
+    /// The dark gaps round a cell at a dark table, about as black as the black player's figures:
+    /// 5-pixel lines along the patch's sides, where the neighbouring tiles end.
+    fn gaps() -> Vec<(Rect, [f64; 3])> {
+        let dark = [30.0, 30.0, 33.0];
+        vec![
+            (Rect::new(0, 3, 80, 5), dark),
+            (Rect::new(0, 72, 80, 5), dark),
+            (Rect::new(3, 0, 5, 80), dark),
+            (Rect::new(72, 0, 5, 80), dark),
+        ]
+    }
+
+    #[test]
+    fn the_gaps_framing_a_cell_at_a_dark_table_are_no_black_figure() {
+        let enrolment = Enrolment::new(vec![RED, BLACK], 55.0);
+        let (mask, blobs) = enrolment
+            .find(&field_with(&gaps()), &ColourModel::default(), 0.03)
+            .unwrap();
+        assert!(blobs.is_empty(), "{blobs:?}");
+        // Still no terrain to read there.
+        assert_eq!(*mask.at_2d::<u8>(40, 5).unwrap(), 255);
+    }
+
+    #[test]
+    fn a_black_figure_touching_the_gaps_round_its_cell_is_found_where_it_stands() {
+        let enrolment = Enrolment::new(vec![RED, BLACK], 55.0);
+        let black = [35.0, 35.0, 38.0];
+        // Standing against the west gap, 20 pixels square; lying against the south gap, 14
+        // wide and 30 long (its columns run on into the gap for 35 pixels).
+        for (figure, middle) in [
+            (Rect::new(8, 30, 20, 20), [17.5, 39.5]),
+            (Rect::new(30, 42, 14, 30), [36.5, 56.5]),
+        ] {
+            let mut parts = gaps();
+            parts.push((figure, black));
+            let (_, blobs) = enrolment
+                .find(&field_with(&parts), &ColourModel::default(), 0.03)
+                .unwrap();
+            assert_eq!(blobs.len(), 1, "{figure:?}: {blobs:?}");
+            // The stretch of gap beside it stays with it: its middle moves a little that way.
+            let [x, y] = blobs[0].centroid;
+            assert!(
+                (x - middle[0]).abs() < 3.0 && (y - middle[1]).abs() < 3.0,
+                "{figure:?}: {blobs:?}"
+            );
+        }
     }
 
     /// A red figure standing in an 80-pixel patch, its top `dy` pixels further down than at
