@@ -22,10 +22,11 @@ impl Enrolment {
         Enrolment { colours, tolerance }
     }
 
-    /// How close pixel `p` is to enrolled colour `c`, or `None` if it is not that figure's paint.
-    /// Coloured figures are matched by hue (their faces are lit and shaded differently) and must
-    /// be nearer the figure's hue than any terrain's; black and gray ones by plain distance.
-    fn closeness(&self, p: [f32; 3], c: [f32; 3], terrain: &[[f32; 3]]) -> Option<f32> {
+    /// How close pixel `p` is to enrolled colour `c`, or `None` if it is not that figure's paint,
+    /// and whether it may as well be a terrain in a figure's shadow. Coloured figures are
+    /// matched by hue (their faces are lit and shaded differently) and must be nearer the
+    /// figure's hue than any terrain's; black and gray ones by plain distance.
+    fn closeness(&self, p: [f32; 3], c: [f32; 3], terrain: &[[f32; 3]]) -> Option<(f32, bool)> {
         let sum = |v: [f32; 3]| (v[0] + v[1] + v[2]).max(1.0);
         let hue = |v: [f32; 3]| {
             let s = sum(v);
@@ -42,11 +43,19 @@ impl Enrolment {
             }
             let d = d2(hue(p), hue(c));
             let nearer = terrain.iter().all(|t| d < d2(hue(p), hue(*t)));
-            (d < 0.004 && nearer).then_some(d)
+            (d < 0.004 && nearer).then_some((d, false))
         } else {
+            // A dark pixel of a terrain's own hue is that terrain in a figure's shadow, where
+            // the terrain's hue is plainly not the figure's.
+            let shadow = |t: [f32; 3]| {
+                SHADOW_DEPTH.contains(&(sum(p) / sum(t)))
+                    && d2(hue(t), hue(c)) > HUES_APART
+                    && d2(hue(p), hue(t)) < d2(hue(p), hue(c))
+            };
             let d = d2(p, c);
             let nearer = terrain.iter().all(|t| d < d2(p, *t));
-            (d < self.tolerance * self.tolerance && nearer).then_some(d / 1e4)
+            let shade = terrain.iter().any(|t| shadow(*t));
+            (d < self.tolerance * self.tolerance && nearer).then_some((d / 1e4, shade))
         }
     }
 
@@ -79,6 +88,7 @@ impl Enrolment {
         let patch = patch.try_clone()?;
         let bytes = patch.data_bytes()?;
         let mut nearest = vec![usize::MAX; (w * h) as usize];
+        let mut shade = vec![false; (w * h) as usize];
         let terrain: Vec<[f32; 3]> = model.means()[..4].to_vec();
         for (k, px) in bytes.chunks_exact(3).enumerate() {
             let p = [f32::from(px[0]), f32::from(px[1]), f32::from(px[2])];
@@ -87,9 +97,10 @@ impl Enrolment {
                 .iter()
                 .enumerate()
                 .filter_map(|(i, c)| self.closeness(p, *c, &terrain).map(|d| (i, d)))
-                .min_by(|a, b| a.1.total_cmp(&b.1));
-            if let Some((i, _)) = best {
+                .min_by(|a, b| a.1 .0.total_cmp(&b.1 .0));
+            if let Some((i, (_, shadow))) = best {
                 nearest[k] = i;
+                shade[k] = shadow;
             }
         }
         // Each colour's pixels apart: a figure beside a dark stretch that passes for black, or
@@ -107,27 +118,20 @@ impl Enrolment {
             for (m, &i) in own.data_bytes_mut()?.iter_mut().zip(&nearest) {
                 *m = if i == colour { 255 } else { 0 };
             }
+            // Every patch of the colour big enough is kept out of the terrain (a figure's
+            // shadow, the gaps between tiles), but only its paint makes figures.
             let parts = Parts::of(&own)?;
-            let mut keep = vec![false; parts.len()];
-            for i in 1..parts.len() {
-                if parts.area(i)? < min_area {
-                    continue;
+            let keep = (0..parts.len())
+                .map(|i| Ok(i > 0 && parts.area(i)? >= min_area))
+                .collect::<opencv::Result<Vec<bool>>>()?;
+            let shaded = nearest.iter().zip(&shade).any(|(&i, &s)| i == colour && s);
+            if shaded {
+                for ((m, &i), &s) in own.data_bytes_mut()?.iter_mut().zip(&nearest).zip(&shade) {
+                    *m = if i == colour && !s { 255 } else { 0 };
                 }
-                // Every patch of the colour big enough is kept out of the terrain, but only
-                // figure-shaped ones are figures: the dark gaps between tiles at a dark table
-                // frame a cell like a black figure's paint. A figure touching such a gap is
-                // freed from it by opening the patch (the gap is thinner than a figure).
-                keep[i] = true;
-                if parts.compact(i)? {
-                    blobs.push(parts.blob(i, colour, w, h)?);
-                    continue;
-                }
-                let opened = Parts::of(&without_gap_lines(&parts.only(i)?, GAP_LONG, GAP_THIN)?)?;
-                for j in 1..opened.len() {
-                    if opened.area(j)? >= min_area && opened.compact(j)? {
-                        blobs.push(opened.blob(j, colour, w, h)?);
-                    }
-                }
+                figures_among(&Parts::of(&own)?, colour, min_area, &mut blobs)?;
+            } else {
+                figures_among(&parts, colour, min_area, &mut blobs)?;
             }
             let labels = &parts.labels;
             for (k, &l) in kept.iter_mut().zip(labels.data_typed::<i32>()?) {
@@ -140,6 +144,35 @@ impl Enrolment {
         }
         Ok((grow_mask(&mask, FIGURE_GROWN)?, blobs))
     }
+}
+
+/// Adds to `blobs` the figures of enrolled colour `colour` among the `parts` of its paint in a
+/// patch: those of `min_area` pixels or more and shaped like a figure. The dark gaps between
+/// tiles at a dark table frame a cell like a black figure's paint: a figure touching such a
+/// gap is freed from its long, thin lines.
+fn figures_among(
+    parts: &Parts,
+    colour: usize,
+    min_area: i32,
+    blobs: &mut Vec<Blob>,
+) -> opencv::Result<()> {
+    let (w, h) = (parts.labels.cols(), parts.labels.rows());
+    for i in 1..parts.len() {
+        if parts.area(i)? < min_area {
+            continue;
+        }
+        if parts.compact(i)? {
+            blobs.push(parts.blob(i, colour, w, h)?);
+            continue;
+        }
+        let freed = Parts::of(&without_gap_lines(&parts.only(i)?, GAP_LONG, GAP_THIN)?)?;
+        for j in 1..freed.len() {
+            if freed.area(j)? >= min_area && freed.compact(j)? {
+                blobs.push(freed.blob(j, colour, w, h)?);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The [`Spread`] of each labelled patch of a `w`-pixel wide label image about its `middles`.
@@ -298,6 +331,13 @@ fn without_gap_lines(mask: &Mat, long: usize, thin: usize) -> opencv::Result<Mat
     Ok(result)
 }
 
+/// How much of a terrain's light its pixels keep in a figure's shadow.
+const SHADOW_DEPTH: std::ops::RangeInclusive<f32> = 0.3..=0.9;
+
+/// How far apart (squared distance of colour shares) hues must be to tell a terrain's shadow
+/// from a figure's paint.
+const HUES_APART: f32 = 0.01;
+
 /// How many times a disc's spread (of the same area) a figure's pixels may spread about their
 /// middle: a standing or lying figure is compact, a frame of gaps round a cell is not.
 const FIGURE_SPREAD: f64 = 3.0;
@@ -431,6 +471,34 @@ mod tests {
                 .any(|b| b.colour == 0 && (b.centroid[0] - 46.5).abs() < 0.5),
             "{blobs:?}"
         );
+    }
+
+    #[test]
+    fn a_figure_s_shadow_on_a_field_is_no_black_figure_but_a_black_figure_is() {
+        let enrolment = Enrolment::new(vec![RED, BLACK], 55.0);
+        // The default model's field at about half its light, as near black as a figure's
+        // paint, beside a red figure; then a black figure in the same place.
+        let field = [70.0, 155.0, 115.0];
+        let shadow = [35.0, 78.0, 58.0];
+        let figure = (Rect::new(30, 30, 14, 16), [40.0, 35.0, 200.0]);
+        let beside = Rect::new(44, 34, 18, 16);
+        let mut patch = field_with(&[(Rect::new(0, 0, 80, 80), field), figure, (beside, shadow)]);
+        let (mask, blobs) = enrolment
+            .find(&patch, &ColourModel::default(), 0.03)
+            .unwrap();
+        assert_eq!(blobs.len(), 1, "{blobs:?}");
+        assert_eq!(blobs[0].colour, 0);
+        // Shade is no terrain to read either.
+        assert_eq!(*mask.at_2d::<u8>(42, 52).unwrap(), 255);
+        patch = field_with(&[
+            (Rect::new(0, 0, 80, 80), field),
+            (beside, [35.0, 35.0, 38.0]),
+        ]);
+        let (_, blobs) = enrolment
+            .find(&patch, &ColourModel::default(), 0.03)
+            .unwrap();
+        assert_eq!(blobs.len(), 1, "{blobs:?}");
+        assert_eq!(blobs[0].colour, 1);
     }
 
     /// The dark gaps round a cell at a dark table, about as black as the black player's figures:
