@@ -311,8 +311,9 @@ fn calibrations_round_trip_and_bad_files_are_clear_errors() {
             [598.0, 389.5],
         ],
         table: [[40.0, 60.0, 90.0], [200.0, 210.0, 215.0]],
-        // Learned colour clusters, mix and shield size, not just one colour per terrain.
-        colours: calibrated(1),
+        // Learned colour clusters, mix, shield size and roof colour, not just one colour per
+        // terrain.
+        colours: calibrated(1).with_roof_blue(Some([150.0, 70.5, 72.0])),
     };
     assert!(calib.colours.clusters().len() > 5);
     let path = dir.join("table.yaml");
@@ -704,7 +705,7 @@ fn a_shield_a_figure_stands_on_counts_by_the_white_it_leaves_in_view_beside_it()
     let busy = |patch: &Mat| {
         let map = ShieldMap::new(patch, Some(&half), [1.0; 3])
             .unwrap()
-            .with_min_blob(1000)
+            .with_city_print(1000, None)
             .with_peeks(Some(&half))
             .unwrap();
         ratio(&map)
@@ -990,13 +991,87 @@ fn a_small_light_shield_plate_counts_as_a_pennant_and_a_wall_does_not() {
     // Not in an edition whose start tile showed blue print in its city (plates are then roofs).
     let busy = ShieldMap::new(&shield, None, [1.0; 3])
         .unwrap()
-        .with_min_blob(9);
+        .with_city_print(9, None);
     assert!(ratio(&busy) < -2.0, "{}", ratio(&busy));
     // A light wall across the city is no plate, bluish mark or not.
     let mut wall = plain_patch(city);
     paint(&mut wall, spot, [20.0, 2.0], [225, 225, 222]);
     paint(&mut wall, spot, [1.0, 1.0], [95, 88, 82]);
     assert!(ratio(&ShieldMap::new(&wall, None, [1.0; 3]).unwrap()) < -2.0);
+}
+
+#[test]
+fn in_an_edition_with_blue_roofs_a_patch_of_their_blue_is_no_shield_but_a_shield_is() {
+    use meeplecam::geometry::TileShape;
+    use meeplecam::vision::pennant::ShieldMap;
+    use meeplecam::vision::rectify::PATCH_PX;
+
+    let cat = catalogue();
+    let (o, p) = (cat.tile_id("O").unwrap(), cat.tile_id("P").unwrap());
+    let rot = Rotation::R0;
+    let side = PATCH_PX as usize;
+    let city = [60, 110, 170];
+    let spot = patch_px(TileShape::of(o).pennants[0]);
+    // Blue on white, bigger than the start tile's largest roof (9 pixels here): dark navy like
+    // the roofs the start tile showed, or the lighter blue of a shield.
+    let roof = [150, 70, 72];
+    let on_white = |blue: [u8; 3]| {
+        let mut patch = plain_patch(city);
+        paint(&mut patch, spot, [4.5, 4.5], [225, 225, 222]);
+        paint(&mut patch, spot, [3.0, 3.0], blue);
+        patch
+    };
+    let ratio = |patch: &opencv::core::Mat, roof: Option<[f32; 3]>| {
+        let map = ShieldMap::new(patch, None, [1.0; 3])
+            .unwrap()
+            .with_city_print(9, roof);
+        map.log_likelihood(o, rot, 0, 0, side) - map.log_likelihood(p, rot, 0, 0, side)
+    };
+    let roof_colour = Some(roof.map(f32::from));
+    let (navy, shield) = (on_white(roof), on_white([195, 125, 120]));
+    assert!(
+        ratio(&navy, roof_colour) < -2.0,
+        "{}",
+        ratio(&navy, roof_colour)
+    );
+    assert!(
+        ratio(&shield, roof_colour) > 2.0,
+        "{}",
+        ratio(&shield, roof_colour)
+    );
+    // Where the start tile showed no roofs of that blue, both are shields.
+    assert!(ratio(&navy, None) > 2.0, "{}", ratio(&navy, None));
+}
+
+#[test]
+fn the_start_tile_tells_the_blue_of_an_edition_s_roofs() {
+    use meeplecam::vision::rectify::PATCH_PX;
+
+    // D as printed: a city along the north side, a white road across the middle, fields.
+    let d = |roofs: bool| {
+        let mut patch = plain_patch([70, 155, 115]);
+        for x in 0..PATCH_PX {
+            paint(&mut patch, [x, 2], [0.5, 9.0], [60, 110, 170]);
+            paint(&mut patch, [x, PATCH_PX / 2], [0.5, 3.0], [205, 210, 212]);
+        }
+        if roofs {
+            for x in [20, 32, 44] {
+                paint(&mut patch, [x, 6], [3.5, 3.5], [225, 225, 222]);
+                paint(&mut patch, [x, 6], [2.0, 2.0], [150, 70, 72]);
+            }
+        }
+        let mut model = ColourModel::default();
+        model.calibrate(&patch, "D", Rotation::R0).unwrap();
+        model
+    };
+    let roof = d(true).roof_blue().expect("blue roofs in the city");
+    let off = (0..3)
+        .map(|i| (roof[i] - [150.0, 70.0, 72.0][i]).abs())
+        .fold(0.0, f32::max);
+    assert!(off < 12.0, "{roof:?}");
+    assert!(d(true).shield_blob() > 9);
+    assert_eq!(d(false).roof_blue(), None);
+    assert_eq!(d(false).shield_blob(), 1);
 }
 
 #[test]

@@ -159,6 +159,9 @@ impl Calibration {
             "shield_blob_px",
             &matrix(&[vec![f64::from(c.shield_blob())]])?,
         )?;
+        if let Some(roof) = c.roof_blue() {
+            fs.write_mat("roof_blue_bgr", &matrix(&[roof.map(f64::from).to_vec()])?)?;
+        }
         fs.write_mat(
             "road_edge_share",
             &matrix(&[vec![f64::from(c.road_full())]])?,
@@ -194,11 +197,18 @@ impl Calibration {
                     let mix = read_matrix(&fs, "terrain_mix", 5, 5)?;
                     let blob = read_matrix(&fs, "shield_blob_px", 1, 1)?;
                     let road = read_matrix(&fs, "road_edge_share", 1, 1)?;
+                    // Files from before roof colours hold none.
+                    let roof = match optional_matrix(&fs, "roof_blue_bgr", 3)? {
+                        Some(rows) if rows.len() == 1 => Some(f32s(&rows[0])),
+                        Some(_) => bail!("roof_blue_bgr should be one colour"),
+                        None => None,
+                    };
                     ColourModel::from_clusters(clusters)
                         .with_mix(
                             [0, 1, 2, 3, 4].map(|t| [0, 1, 2, 3, 4].map(|k| mix[t][k] as f32)),
                         )
                         .with_shield_blob(blob[0][0] as u32)
+                        .with_roof_blue(roof)
                         .with_road_full(road[0][0] as f32)
                 }
                 None => ColourModel::with_means([0, 1, 2, 3, 4].map(|k| f32s(&terrain[k]))),

@@ -24,6 +24,9 @@ const SEEN_PX: usize = 3;
 const BLUE_MARGIN: i32 = 15;
 /// Extra pixels around figures left out: their shaded rims may be shield-blue.
 const FIGURE_RIM: i32 = 3;
+/// How near (distance of balanced colours) a blue patch's mean lies to the roofs' blue for a
+/// roof.
+const ROOF_NEAR: f32 = 45.0;
 /// Chance of seeing no shield-blue where there is no pennant.
 const CLEAN: f64 = 0.97;
 /// Chance of seeing a shield that lies in plain view.
@@ -68,8 +71,14 @@ pub struct ShieldMap {
     seen: Vec<bool>,
     /// Pixels in the blue patch each pixel belongs to (0 off blue).
     blob: Vec<u32>,
+    /// Each blue pixel's patch as found ([`components`]'s label) and each patch's mean colour
+    /// (balanced).
+    blob_label: Vec<i32>,
+    blob_colour: Vec<[f32; 3]>,
     /// The smallest blue patch that may be a shield.
     min_blob: u32,
+    /// The colour of the edition's blue roofs: patches of about that colour are roofs.
+    roof: Option<[f32; 3]>,
     /// Pixels of small, compact light patches with a bluish mark inside: a shield too small or
     /// blurred for its blue to show as such.
     plate: Vec<bool>,
@@ -149,7 +158,21 @@ impl ShieldMap {
                     && shield_blue([bytes[3 * k], bytes[3 * k + 1], bytes[3 * k + 2]])
             })
             .collect();
-        let blob = blob_sizes(&blue, w, h)?;
+        let (blob_label, stats) = components(&blue, w, h)?;
+        let blob = sizes(&blue, &blob_label, &stats);
+        let mut sums = vec![[0.0f32; 3]; stats.len()];
+        for (k, &l) in blob_label.iter().enumerate() {
+            if blue[k] && l > 0 {
+                for (c, sum) in sums[l as usize].iter_mut().enumerate() {
+                    *sum += f32::from(bytes[3 * k + c]);
+                }
+            }
+        }
+        let blob_colour = sums
+            .iter()
+            .zip(&stats)
+            .map(|(sum, st)| sum.map(|v| v / st[4].max(1) as f32))
+            .collect();
         let white: Vec<bool> = white_px.iter().map(|&m| m != 0).collect();
         let light: Vec<bool> = (0..w * h).map(|k| seen[k] && white[k]).collect();
         let plate = plates(&light, w, h, |k| {
@@ -161,7 +184,10 @@ impl ShieldMap {
             blue,
             seen,
             blob,
+            blob_label,
+            blob_colour,
             min_blob: 1,
+            roof: None,
             plate,
             plates: true,
             legibility: 1.0,
@@ -174,7 +200,7 @@ impl ShieldMap {
 
     /// This map also looking beside the `figures` (255, grown as [`Enrolment::find`] grows
     /// them) for the white that a shield under a figure leaves in view around it; not in an
-    /// edition whose cities print blue (call [`Self::with_min_blob`] first).
+    /// edition whose cities print blue (call [`Self::with_city_print`] first).
     ///
     /// [`Enrolment::find`]: super::figures::Enrolment::find
     pub fn with_peeks(mut self, figures: Option<&Mat>) -> opencv::Result<ShieldMap> {
@@ -204,14 +230,46 @@ impl ShieldMap {
         Ok(self)
     }
 
-    /// This map counting only blue patches of at least `min_blob` pixels as shields (an
-    /// edition whose cities show blue roofs without pennants, as its start tile tells; light
-    /// plates and the white beside figures then do not count either: its cities' print is busy
-    /// with blue and light).
-    pub fn with_min_blob(mut self, min_blob: u32) -> ShieldMap {
+    /// This map counting only blue patches of at least `min_blob` pixels, and not of about the
+    /// `roof` colour, as shields (an edition whose cities show blue roofs without pennants, as
+    /// its start tile tells; light plates and the white beside figures then do not count
+    /// either: its cities' print is busy with blue and light).
+    pub fn with_city_print(mut self, min_blob: u32, roof: Option<[f32; 3]>) -> ShieldMap {
         self.min_blob = min_blob.max(1);
         self.plates = self.min_blob <= 1;
+        self.roof = roof;
         self
+    }
+
+    /// Whether pixel `k` lies in a blue patch that may be a shield: big enough, and not of
+    /// the roofs' colour.
+    fn shield_at(&self, k: usize) -> bool {
+        let roofish = |c: [f32; 3]| {
+            self.roof.is_some_and(|r| {
+                (0..3).map(|i| (c[i] - r[i]).powi(2)).sum::<f32>() < ROOF_NEAR * ROOF_NEAR
+            })
+        };
+        self.blue[k]
+            && self.blob[k] >= self.min_blob
+            && !self
+                .blob_colour
+                .get(self.blob_label[k].max(0) as usize)
+                .is_some_and(|&c| roofish(c))
+    }
+
+    /// The mean colour (balanced as [`Self::new`] was) of the blue pixels where `keep(x, y)`,
+    /// if any.
+    pub fn mean_blue_where(&self, keep: impl Fn(usize, usize) -> bool) -> Option<[f32; 3]> {
+        let (mut sum, mut n) = ([0.0f32; 3], 0usize);
+        for (k, &l) in self.blob_label.iter().enumerate() {
+            if self.blue[k] && keep(k % self.w.max(1), k / self.w.max(1)) {
+                // Each patch's mean, weighted by its pixels there.
+                let c = self.blob_colour[l.max(0) as usize];
+                (0..3).for_each(|i| sum[i] += c[i]);
+                n += 1;
+            }
+        }
+        (n > 0).then(|| sum.map(|v| v / n as f32))
     }
 
     /// This map for a tile seen `tile_px` pixels across in the picture (if known): a shield in
@@ -285,7 +343,7 @@ impl ShieldMap {
                     .features
                     .get(label)
                     .is_some_and(|f| f.kind == FeatureKind::City);
-                if in_city && self.blue[k] && self.blob[k] >= self.min_blob {
+                if in_city && self.shield_at(k) {
                     blue += 1;
                 }
                 plate += usize::from(in_city && self.plates && self.plate[k]);
@@ -399,15 +457,19 @@ fn components(on: &[bool], w: usize, h: usize) -> opencv::Result<(Vec<i32>, Vec<
 /// The size of the 8-connected patch of `on` pixels each pixel lies in (0 where off).
 fn blob_sizes(on: &[bool], w: usize, h: usize) -> opencv::Result<Vec<u32>> {
     let (labels, stats) = components(on, w, h)?;
-    Ok(on
-        .iter()
+    Ok(sizes(on, &labels, &stats))
+}
+
+/// [`blob_sizes`] from the patches' `labels` and `stats` ([`components`]).
+fn sizes(on: &[bool], labels: &[i32], stats: &[[usize; 5]]) -> Vec<u32> {
+    on.iter()
         .zip(labels)
-        .map(|(&b, l)| {
+        .map(|(&b, &l)| {
             if b && l > 0 {
                 stats[l as usize][4] as u32
             } else {
                 0
             }
         })
-        .collect())
+        .collect()
 }

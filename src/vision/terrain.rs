@@ -63,6 +63,8 @@ pub struct ColourModel {
     lut: Vec<u8>,
     /// The smallest blue patch (pixels of a patch) that may be a pennant's shield.
     shield_blob: u32,
+    /// The blue of the edition's roofs, where the start tile's city shows blue print.
+    roof_blue: Option<[f32; 3]>,
     /// `mix[t][k]`: share of a catalogue terrain `t` that reads as terrain `k`.
     mix: [[f32; 5]; 5],
     /// Road share of a slice across a tile's side where a road fully shows.
@@ -170,6 +172,7 @@ impl ColourModel {
             clusters,
             lut,
             shield_blob: 1,
+            roof_blue: None,
             mix: IDENTITY,
             road_full: ROAD_FULL,
         }
@@ -199,6 +202,18 @@ impl ColourModel {
     /// clearly bigger than any such patch there.
     pub fn shield_blob(&self) -> u32 {
         self.shield_blob
+    }
+
+    /// The blue of this edition's roofs (balanced by [`ColourModel::light_balance`]), if the
+    /// start tile's city showed blue print: blue patches of about that colour are no shields.
+    pub fn roof_blue(&self) -> Option<[f32; 3]> {
+        self.roof_blue
+    }
+
+    /// This model with [`ColourModel::roof_blue`] set.
+    pub fn with_roof_blue(mut self, roof: Option<[f32; 3]>) -> ColourModel {
+        self.roof_blue = roof;
+        self
     }
 
     /// This model with [`ColourModel::mix`] set.
@@ -356,19 +371,26 @@ impl ColourModel {
             .collect();
         clusters.extend(learned);
         let model = ColourModel::from_clusters(clusters);
-        let blue = if ty.count(crate::rules::Attr::Pennant) == 0 {
+        let (blue, roof) = if ty.count(crate::rules::Attr::Pennant) == 0 {
             // Only the city's own print: a figure on the tile is no roof.
-            ShieldMap::new(patch, None, model.light_balance())?.largest_blob_where(|x, y| {
+            let in_city = |x: usize, y: usize| {
                 let u = [
                     INSET as f32 + (x as f32 + 0.5) / w as f32 * scale,
                     INSET as f32 + (y as f32 + 0.5) / h as f32 * scale,
                 ];
                 kind_at(u) == Some(FeatureKind::City)
-            })
+            };
+            let shields = ShieldMap::new(patch, None, model.light_balance())?;
+            (
+                shields.largest_blob_where(in_city),
+                shields.mean_blue_where(in_city),
+            )
         } else {
-            0
+            (0, None)
         };
-        let model = model.with_shield_blob(SHIELD_OVER_START * blue + 1);
+        let model = model
+            .with_shield_blob(SHIELD_OVER_START * blue + 1)
+            .with_roof_blue(roof.filter(|_| blue >= MIN_ROOF_PX));
         let mix = read_as(patch, &model, id, rot)?;
         let road_full = road_full(patch, &model, id, rot)?;
         *self = model.with_mix(mix).with_road_full(road_full);
@@ -473,6 +495,9 @@ const CLAIM: f32 = 2.5;
 const MINOR_CITY_COLOUR: f32 = 0.35;
 /// Learned spreads are widened by this much for classifying (other tiles, other light).
 const SPREAD_GAIN: f32 = 1.5;
+/// The least pixels of the start tile's largest blue patch for its city's blue to count as
+/// the edition's roofs (fewer are specks).
+const MIN_ROOF_PX: u32 = 4;
 /// How many times the largest blue patch of the start tile a shield must be.
 const SHIELD_OVER_START: u32 = 2;
 /// The narrowest spread a learned cluster gets.

@@ -79,8 +79,8 @@ impl TileRecognizer {
     pub fn recognize(&self, patch: &Mat, model: &ColourModel) -> opencv::Result<Vec<Candidate>> {
         let map = ClassMap::new(patch, model, None)?;
         let side = map.width().min(map.height());
-        let shields =
-            ShieldMap::new(patch, None, model.light_balance())?.with_min_blob(model.shield_blob());
+        let shields = ShieldMap::new(patch, None, model.light_balance())?
+            .with_city_print(model.shield_blob(), model.roof_blue());
         let edges = EdgeEvidence::observe(&map, 0, 0, side).with_road_full(model.road_full());
         Ok(self.rank_with(
             &self.looks(model),
@@ -222,7 +222,7 @@ impl TileRecognizer {
             .fold(f64::MIN, f64::max);
         let fit = fitted / f64::from(seen.max(1.0));
         let shields = ShieldMap::new(patch, unseen, model.light_balance())?
-            .with_min_blob(model.shield_blob())
+            .with_city_print(model.shield_blob(), model.roof_blue())
             .seen_at(tile_px)
             .with_peeks(figures)?;
         let edges =
