@@ -1304,9 +1304,11 @@ fn a_board_seen_at_an_angle_is_read_in_its_perspective_without_running_off_the_t
         .map(|l| l.pos)
         .collect();
     assert!(phantoms.is_empty(), "{phantoms:?}");
-    // 46 of its 57 tiles are found (the rest lie beyond cells the read cannot vouch for).
+    // All 57 of its tiles are found: the board grows through the cells that fit surely first
+    // (read first, a cell cut a little off below the start tile read as V, matching no
+    // neighbour of the cells beyond it: 11 tiles were not found).
     assert!(
-        found.len() * 10 >= cells.len() * 8,
+        found.len() + 2 >= cells.len(),
         "{} of {} tiles found",
         found.len(),
         cells.len()

@@ -19,6 +19,8 @@ use crate::sim::camera::apply_homography;
 
 /// The least mean log-overlap per seen grid cell for a patch to count as a tile at all.
 pub const MIN_FIT: f64 = -0.7;
+/// The least fit of a cell read in the first round of a board read ([`read_board`]).
+const SURE_FIT: f64 = -0.35;
 
 /// The most cells a read visits (a base game has 72 tiles; their frontier stays well below this).
 const MAX_CELLS: usize = 400;
@@ -690,10 +692,11 @@ pub fn in_view(quad: &Quad, frame: &Mat) -> bool {
 /// `table` are the table's colours; `figures` the players' enrolment if known.
 ///
 /// Cells are visited outwards from the start tile. Each is cut where the tiles found around it
-/// predict it ([`predict_fitted`]) and where its corners snap onto the edges the picture shows
+/// predict it ([`predict_cell`]) and where its corners snap onto the edges the picture shows
 /// ([`snap_to_edges`]: far from the start tile, in a tilted view, the prediction drifts), and the
 /// cut the recogniser fits better is kept. A cell that showed no tile is tried again (up to
-/// [`TRIES`] times in all) once more tiles around it predict it better.
+/// [`TRIES`] times in all) once more tiles around it predict it better. The board first grows
+/// through cells read with a sure fit, then through the rest (down to [`MIN_FIT`]).
 pub fn read_board(
     frame: &Mat,
     start: &Quad,
@@ -707,9 +710,18 @@ pub fn read_board(
     let start = &relocate_start(frame, start, model)?;
     let mut grey = Mat::default();
     imgproc::cvt_color(frame, &mut grey, imgproc::COLOR_BGR2GRAY, 0)?;
-    // Seen at an angle, the camera's pose from the start tile's foreshortening predicts each
-    // cell's shape (a grid fitted to a few tiles a little off their cells can run away).
-    let pose = Pose::of_oblique_start(start, [frame.cols(), frame.rows()])?;
+    let reader = CellReader {
+        frame,
+        grey,
+        // Seen at an angle, the camera's pose from the start tile's foreshortening predicts
+        // each cell's shape (a grid fitted to a few tiles a little off their cells can run
+        // away).
+        pose: Pose::of_oblique_start(start, [frame.cols(), frame.rows()])?,
+        model,
+        table,
+        figures,
+        recognizer,
+    };
     let mut located: BTreeMap<Pos, Quad> = BTreeMap::new();
     let mut out = vec![Located {
         pos: Pos::new(0, 0),
@@ -721,31 +733,84 @@ pub fn read_board(
         }],
     }];
     located.insert(Pos::new(0, 0), *start);
-    // Each cell tried: how many tiles lay near it at its last try, and how often it was tried.
-    let mut tried: BTreeMap<Pos, (usize, u32)> = BTreeMap::new();
-    let mut queue: VecDeque<Pos> = Dir::ALL.iter().map(|&d| Pos::new(0, 0).step(d)).collect();
-    while let Some(pos) = queue.pop_front() {
-        if located.contains_key(&pos) {
-            continue;
+    // The board grows through the cells that fit surely first, then through the rest: a cell
+    // cut a little off (read with a poor fit) would shift the cells predicted from it.
+    for min_fit in [SURE_FIT, MIN_FIT] {
+        // Each cell tried: how many tiles lay near it at its last try, and how often it was
+        // tried.
+        let mut tried: BTreeMap<Pos, (usize, u32)> = BTreeMap::new();
+        let mut queue: VecDeque<Pos> = located
+            .keys()
+            .flat_map(|p| Dir::ALL.map(|d| p.step(d)))
+            .collect();
+        while let Some(pos) = queue.pop_front() {
+            if located.contains_key(&pos) {
+                continue;
+            }
+            let support = support(&located, pos);
+            let tries = match tried.get(&pos) {
+                Some(&(before, tries)) if support <= before || tries >= TRIES => continue,
+                Some(&(_, tries)) => tries,
+                None if tried.len() >= MAX_CELLS => continue,
+                None => 0,
+            };
+            tried.insert(pos, (support, tries + 1));
+            let Some(found) = reader.read_cell(pos, min_fit, &located, &out)? else {
+                continue;
+            };
+            located.insert(pos, found.quad);
+            out.push(found);
+            for d in Dir::ALL {
+                queue.push_back(pos.step(d));
+            }
         }
-        let support = support(&located, pos);
-        let tries = match tried.get(&pos) {
-            Some(&(before, tries)) if support <= before || tries >= TRIES => continue,
-            Some(&(_, tries)) => tries,
-            None if tried.len() >= MAX_CELLS => continue,
-            None => 0,
+    }
+    Ok(out)
+}
+
+/// What a board read reads its cells with: the picture (and its grey), the camera's pose
+/// where the start tile shows it tilted, the colours and the recogniser.
+struct CellReader<'a> {
+    frame: &'a Mat,
+    grey: Mat,
+    pose: Option<Pose>,
+    model: &'a ColourModel,
+    table: [[f32; 3]; 2],
+    figures: Option<&'a Enrolment>,
+    recognizer: &'a TileRecognizer,
+}
+
+impl CellReader<'_> {
+    /// The tile at `pos`, from the better fitting of two cuts: where the tiles `located` so
+    /// far predict it, and that cut snapped onto the picture's edges. `None` where neither
+    /// shows a tile fitting at least `min_fit` whose edges can match its neighbours in `found`
+    /// and that overlaps none of them.
+    fn read_cell(
+        &self,
+        pos: Pos,
+        min_fit: f64,
+        located: &BTreeMap<Pos, Quad>,
+        found: &[Located],
+    ) -> opencv::Result<Option<Located>> {
+        let Some(predicted) = predict_cell(located, pos, self.pose.as_ref())? else {
+            return Ok(None);
         };
-        tried.insert(pos, (support, tries + 1));
-        let Some(predicted) = predict_cell(&located, pos, pose.as_ref())? else {
-            continue;
-        };
-        let snapped = snap_to_edges(&grey, &predicted);
+        let snapped = snap_to_edges(&self.grey, &predicted);
         let cuts: Vec<Quad> = std::iter::once(predicted)
             .chain((snapped != predicted).then_some(snapped))
             // A cell partly past the picture's edge is read from what shows of it.
-            .filter(|quad| in_view(quad, frame))
+            .filter(|quad| in_view(quad, self.frame))
             .collect();
-        let read = |quad: &Quad| read_cut(frame, quad, model, &table, figures, recognizer);
+        let read = |quad: &Quad| {
+            read_cut(
+                self.frame,
+                quad,
+                self.model,
+                &self.table,
+                self.figures,
+                self.recognizer,
+            )
+        };
         // The two cuts are read side by side (a laptop has two cores or more).
         let reads = match &cuts[..] {
             [a, b] => std::thread::scope(|s| {
@@ -763,10 +828,10 @@ pub fn read_board(
             let Some((fit, candidates, quad)) = cut? else {
                 continue;
             };
-            if fit < MIN_FIT
+            if fit < min_fit
                 || best.as_ref().is_some_and(|(better, _)| *better >= fit)
-                || !fits_neighbours(&candidates, pos, &out)
-                || overlaps(&quad, &located)
+                || !fits_neighbours(&candidates, pos, found)
+                || overlaps(&quad, located)
             {
                 continue;
             }
@@ -779,16 +844,8 @@ pub fn read_board(
                 },
             ));
         }
-        let Some((_, found)) = best else {
-            continue;
-        };
-        located.insert(pos, found.quad);
-        out.push(found);
-        for d in Dir::ALL {
-            queue.push_back(pos.step(d));
-        }
+        Ok(best.map(|(_, l)| l))
     }
-    Ok(out)
 }
 
 /// The cell cut at `quad` read: how well its best reading fits, the readings, and the quad
