@@ -209,7 +209,7 @@ fn spreads(labels: &[i32], w: usize, middles: &[[f64; 2]]) -> Vec<Spread> {
 
 /// The connected patches of a mask, with their sizes, middles and spreads (label 0 is the
 /// background).
-struct Parts {
+pub(super) struct Parts {
     labels: Mat,
     stats: Mat,
     middles: Vec<[f64; 2]>,
@@ -217,7 +217,8 @@ struct Parts {
 }
 
 impl Parts {
-    fn of(mask: &Mat) -> opencv::Result<Parts> {
+    /// The 8-connected patches of `mask`'s non-zero pixels.
+    pub(super) fn of(mask: &Mat) -> opencv::Result<Parts> {
         let (mut labels, mut stats, mut centroids) =
             (Mat::default(), Mat::default(), Mat::default());
         let n = imgproc::connected_components_with_stats(
@@ -249,11 +250,18 @@ impl Parts {
         })
     }
 
-    fn len(&self) -> usize {
+    /// How many patches there are, counting the background as label 0.
+    pub(super) fn len(&self) -> usize {
         self.middles.len()
     }
 
-    fn stat(&self, i: usize, which: i32) -> opencv::Result<i32> {
+    /// Patch `i`'s middle (pixels).
+    pub(super) fn middle(&self, i: usize) -> [f64; 2] {
+        self.middles[i]
+    }
+
+    /// One of OpenCV's statistics of patch `i` (`imgproc::CC_STAT_…`).
+    pub(super) fn stat(&self, i: usize, which: i32) -> opencv::Result<i32> {
         self.stats.at_2d::<i32>(i as i32, which).copied()
     }
 

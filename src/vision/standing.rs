@@ -5,8 +5,8 @@
 
 use opencv::core::Mat;
 use opencv::imgproc;
-use opencv::prelude::*;
 
+use super::figures::Parts;
 use super::rectify::INSET;
 use super::terrain::label_at;
 use crate::geometry::{TileShape, LABEL_RES};
@@ -34,24 +34,12 @@ pub struct Figures {
 impl Figures {
     /// The figures of a figure mask (255 where a figure covers the patch): one per blob.
     pub fn from_mask(mask: &Mat) -> opencv::Result<Figures> {
-        let (mut labels, mut stats, mut centroids) =
-            (Mat::default(), Mat::default(), Mat::default());
-        let n = imgproc::connected_components_with_stats(
-            mask,
-            &mut labels,
-            &mut stats,
-            &mut centroids,
-            8,
-            opencv::core::CV_32S,
-        )?;
+        let parts = Parts::of(mask)?;
         let mut spots = Vec::new();
-        for i in 1..n {
-            let top = f64::from(*stats.at_2d::<i32>(i, imgproc::CC_STAT_TOP)?);
-            let height = f64::from(*stats.at_2d::<i32>(i, imgproc::CC_STAT_HEIGHT)?);
-            let centre = [
-                *centroids.at_2d::<f64>(i, 0)?,
-                *centroids.at_2d::<f64>(i, 1)?,
-            ];
+        for i in 1..parts.len() {
+            let top = f64::from(parts.stat(i, imgproc::CC_STAT_TOP)?);
+            let height = f64::from(parts.stat(i, imgproc::CC_STAT_HEIGHT)?);
+            let centre = parts.middle(i);
             spots.push((centre, [centre[0], top + FOOT * height]));
         }
         Ok(Figures { spots })
