@@ -21,7 +21,7 @@ use meeplecam::vision::calibration::Calibration;
 use meeplecam::vision::charuco::BoardSpec;
 use meeplecam::vision::dataset::{render_board, write_board, Dataset};
 use meeplecam::vision::eval::evaluate;
-use meeplecam::vision::figures::{Enrolment, FIGURE_SHARE};
+use meeplecam::vision::figures::{Enrolment, FIGURE_SHARE, WIDER_PX};
 use meeplecam::vision::intrinsics::{Intrinsics, Undistorter};
 use meeplecam::vision::locate::Located;
 use meeplecam::vision::locate::{find_start_tile, read_board, table_colours_near};
@@ -580,7 +580,12 @@ fn followers(
         };
         let (patch, to_patch) = quad_patch(img, &l.quad, MARGIN_PX)?;
         let back = invert_homography(&to_patch);
-        let (_, blobs) = enrolment.find(&patch, colours, FIGURE_SHARE)?;
+        let (_, mut blobs) = enrolment.find(&patch, colours, FIGURE_SHARE)?;
+        if blobs.iter().any(|b| b.spread.is_none()) {
+            // A figure reaching past the patch is seen whole in a wider cut.
+            let (wide, _) = quad_patch(img, &l.quad, MARGIN_PX + WIDER_PX)?;
+            enrolment.complete_from(&mut blobs, &patch, &wide, colours)?;
+        }
         let rise = viewpoint.map_or([0.0, 0.0], |v| v.rise_at_cell(l.pos));
         let tile_below = cells_below(l.pos)
             .iter()

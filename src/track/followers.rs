@@ -6,7 +6,7 @@ use opencv::prelude::*;
 use super::{alignments, cell_middle, cell_middle_shifted, Event, Tracker, LIGHT_DRIFT};
 use crate::record::FollowerEntry;
 use crate::rules::{Figure, Port, Pos};
-use crate::vision::figures::{complete_outlines, Blob, FIGURE_SHARE};
+use crate::vision::figures::{Blob, FIGURE_SHARE, WIDER_PX};
 use crate::vision::meeples::{cells_below, read_followers, well_inside, FollowerRead};
 use crate::vision::rectify::{quad_patch, Quad, MARGIN_PX};
 
@@ -15,9 +15,6 @@ use crate::vision::rectify::{quad_patch, Quad, MARGIN_PX};
 const UNSEEN_FIGURE_CHANGE: f64 = 0.03;
 /// Pixels around a figure where its shadow may fall.
 const FIGURE_SHADOW_PX: i32 = 4;
-/// How much wider (pixels each way) a cell is cut again to see a figure reaching past its
-/// patch whole: a standing figure's top may show half a tile beyond its base.
-const WIDER_PX: i32 = 24;
 
 /// How near (tile sides) an edge a figure of a player with a follower beyond it may be that
 /// follower reaching over.
@@ -140,10 +137,8 @@ impl Tracker {
         if blobs.iter().any(|b| b.spread.is_none()) {
             // A figure reaching past the patch is seen whole in a wider cut.
             let (wide, _) = quad_patch(frame, quad, MARGIN_PX + WIDER_PX)?;
-            let share = FIGURE_SHARE * f64::from(patch.rows() * patch.cols())
-                / f64::from((wide.rows() * wide.cols()).max(1));
-            let (_, whole) = self.enrolment.find(&wide, &calib.colours, share)?;
-            complete_outlines(&mut blobs, &whole, f64::from(WIDER_PX));
+            self.enrolment
+                .complete_from(&mut blobs, &patch, &wide, &calib.colours)?;
         }
         self.followers_on(pos, &blobs)
     }

@@ -7,7 +7,7 @@ use opencv::prelude::*;
 use super::board::{consistent_board, consistent_reading};
 use super::breakdown::Breakdown;
 use super::dataset::Sample;
-use super::figures::FIGURE_SHARE;
+use super::figures::{FIGURE_SHARE, WIDER_PX};
 use super::locate::{find_start_tile, read_board, table_colours_near};
 use super::meeples::{cells_below, pose, read_followers};
 use super::rectify::{cell_patch_margin, quad_patch, side_px, Quad, MARGIN_PX};
@@ -178,7 +178,13 @@ fn read_tiles(
         let Some(patch) = cell_patch_margin(&sample.image, cam, cell, MARGIN_PX)? else {
             continue;
         };
-        let (figures, blobs) = enrolment.find(&patch, &model, FIGURE_SHARE)?;
+        let (figures, mut blobs) = enrolment.find(&patch, &model, FIGURE_SHARE)?;
+        if blobs.iter().any(|b| b.spread.is_none()) {
+            // A figure reaching past the patch is seen whole in a wider cut.
+            if let Some(wide) = cell_patch_margin(&sample.image, cam, cell, MARGIN_PX + WIDER_PX)? {
+                enrolment.complete_from(&mut blobs, &patch, &wide, &model)?;
+            }
+        }
         let (ranked, shift, _) = recognizer.recognize_in_view(
             &patch,
             MARGIN_PX as usize,

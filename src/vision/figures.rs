@@ -369,19 +369,44 @@ pub const FIGURE_SHARE: f64 = 0.03;
 /// same figure seen whole has it.
 const CLIPPED_SHIFT: f64 = 16.0;
 
-/// Gives each of `blobs` that its patch clips the [`Spread`] of the same figure in `wide`, the
-/// blobs of a cut of the same picture `extra` pixels wider each way, where that one is whole:
-/// the nearest of its colour, its centroid within [`CLIPPED_SHIFT`].
+/// Gives each of `blobs` that its patch clips the [`Spread`] and middle of the same figure in
+/// `wide`, the blobs of a cut of the same picture `extra` pixels wider each way, where that one
+/// is whole: the nearest of its colour, its centroid within [`CLIPPED_SHIFT`].
 pub fn complete_outlines(blobs: &mut [Blob], wide: &[Blob], extra: f64) {
     for b in blobs.iter_mut().filter(|b| b.spread.is_none()) {
         let distance = |w: &Blob| {
             (w.centroid[0] - extra - b.centroid[0]).hypot(w.centroid[1] - extra - b.centroid[1])
         };
-        b.spread = wide
+        let whole = wide
             .iter()
-            .filter(|w| w.colour == b.colour && distance(w) <= CLIPPED_SHIFT)
-            .min_by(|v, w| distance(v).total_cmp(&distance(w)))
-            .and_then(|w| w.spread);
+            .filter(|w| w.colour == b.colour && w.spread.is_some() && distance(w) <= CLIPPED_SHIFT)
+            .min_by(|v, w| distance(v).total_cmp(&distance(w)));
+        if let Some(w) = whole {
+            b.spread = w.spread;
+            b.centroid = [w.centroid[0] - extra, w.centroid[1] - extra];
+        }
+    }
+}
+
+/// How much wider (pixels each way) a cell is cut again to see a figure reaching past its
+/// patch whole: a standing figure's top may show half a tile beyond its base.
+pub const WIDER_PX: i32 = 24;
+
+impl Enrolment {
+    /// Completes the `blobs` found in `patch` that it clips ([`complete_outlines`]) from
+    /// `wide`, the same cell cut [`WIDER_PX`] wider each way.
+    pub fn complete_from(
+        &self,
+        blobs: &mut [Blob],
+        patch: &Mat,
+        wide: &Mat,
+        model: &ColourModel,
+    ) -> opencv::Result<()> {
+        let share = FIGURE_SHARE * f64::from(patch.rows() * patch.cols())
+            / f64::from((wide.rows() * wide.cols()).max(1));
+        let (_, whole) = self.find(wide, model, share)?;
+        complete_outlines(blobs, &whole, f64::from(WIDER_PX));
+        Ok(())
     }
 }
 
@@ -390,7 +415,8 @@ pub fn complete_outlines(blobs: &mut [Blob], wide: &[Blob], extra: f64) {
 pub struct Blob {
     /// Index of the enrolled colour it shows.
     pub colour: usize,
-    /// Centre of its pixels (patch pixels).
+    /// Centre of its pixels (patch pixels): of the whole figure's, where the patch clips it and
+    /// a wider cut showed it whole ([`complete_outlines`]).
     pub centroid: [f64; 2],
     /// It reaches the patch's bottom border: the figure goes on below the patch (it stands on
     /// the tile below, and rises into this one's picture).
@@ -579,7 +605,7 @@ mod tests {
     }
 
     #[test]
-    fn a_figure_its_patch_clips_takes_its_outline_from_a_wider_cut() {
+    fn a_figure_its_patch_clips_takes_its_outline_and_middle_from_a_wider_cut() {
         let enrolment = Enrolment::new(vec![RED], 55.0);
         // Its head cut off by the patch's top: no outline to go by.
         let (_, mut clipped) = enrolment
@@ -598,12 +624,14 @@ mod tests {
                 ..*b
             })
             .collect();
+        let seen = clipped[0];
         complete_outlines(&mut clipped, &shifted, 10.0);
         assert_eq!(clipped[0].spread, whole[0].spread);
+        assert_eq!(clipped[0].centroid, whole[0].centroid);
         // A figure of another colour there lends it nothing.
-        clipped[0].spread = None;
+        let mut again = [seen];
         let other: Vec<Blob> = shifted.iter().map(|b| Blob { colour: 1, ..*b }).collect();
-        complete_outlines(&mut clipped, &other, 10.0);
-        assert_eq!(clipped[0].spread, None);
+        complete_outlines(&mut again, &other, 10.0);
+        assert_eq!(again[0], seen);
     }
 }

@@ -136,15 +136,18 @@ pub fn read_followers(
                 && b.cut_below
                 && centre[1] > 1.0 - FROM_BELOW
                 && rise[1] <= 0.0;
-            if !(0.0..=1.0).contains(&centre[0]) || !(0.0..=1.0).contains(&centre[1]) || rising {
-                return None;
-            }
             // The feature whose follower spot is nearest the figure's foot (players put figures
             // near the middle of a feature; a foot on a border is ambiguous by colour alone).
             // A farmer lies on its field, so its middle is where it is; any other figure
             // stands, and rises from its foot towards the top of the picture.
             let foot_px = standing_foot(b, rise);
             let foot = patch_to_tile(foot_px, margin, shift);
+            // A figure neither lying nor standing on the tile (its middle and its foot beyond
+            // it) is a neighbour's.
+            let on_tile = |p: [f32; 2]| p.iter().all(|v| (0.0..=1.0).contains(v));
+            if !(on_tile(centre) || on_tile(foot)) || rising {
+                return None;
+            }
             let shape = TileShape::of(tile);
             // A tile the rules cannot tell from itself turned (G, U, …) may lie either way:
             // each feature counts at the nearest of its spots.
@@ -270,6 +273,32 @@ mod tests {
         assert!(read.is_empty(), "{read:?}");
         let read = below(&|c| c != over_the_south_edge().colour);
         assert_eq!(read.len(), 1, "{read:?}");
+    }
+
+    #[test]
+    fn a_figure_whose_middle_lies_beyond_the_tile_stands_on_it_only_if_its_foot_does() {
+        // E (its city along the north side), seen from the south: tops rise north. Figures
+        // the patch clipped, their middles as a wider cut showed them whole.
+        let e = catalogue().tile_id("E").unwrap();
+        let scale = f64::from(PATCH_PX) / (1.0 - 2.0 * INSET);
+        let margin = 8;
+        let to_patch = |v: f64| f64::from(margin) + (v - INSET) * scale;
+        let figure = |at: [f64; 2]| Blob {
+            colour: 0,
+            centroid: at.map(to_patch),
+            cut_below: false,
+            area: 300,
+            spread: None,
+        };
+        let rise = [0.0, -0.3];
+        let read =
+            |b: Blob| read_followers(&[b], margin, [0.0, 0.0], e, Rotation::R0, rise, &|_| false);
+        // A knight on the city by the north edge, its top beyond it: its foot is on the tile.
+        let knight = read(figure([0.5, -0.04]));
+        assert_eq!(knight.len(), 1, "{knight:?}");
+        assert_eq!(knight[0].kind, FeatureKind::City);
+        // A figure on the tile east, leaning over the edge: neither foot nor middle on this one.
+        assert!(read(figure([1.08, 0.6])).is_empty());
     }
 
     #[test]
