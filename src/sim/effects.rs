@@ -218,6 +218,15 @@ pub fn motion_blur(img: &Mat, area: Rect, dx: f64, dy: f64) -> opencv::Result<Ma
     Ok(out)
 }
 
+/// A `w` × `h` mask, 255 where `on` (row by row) says so, else 0.
+pub fn mask_where(w: usize, h: usize, on: impl IntoIterator<Item = bool>) -> opencv::Result<Mat> {
+    let mut mask = Mat::zeros(h as i32, w as i32, opencv::core::CV_8UC1)?.to_mat()?;
+    for (m, b) in mask.data_bytes_mut()?.iter_mut().zip(on) {
+        *m = if b { 255 } else { 0 };
+    }
+    Ok(mask)
+}
+
 /// A mask grown by `steps` pixels in every direction.
 pub fn grow_mask(mask: &Mat, steps: i32) -> opencv::Result<Mat> {
     step_mask(mask, steps, imgproc::MORPH_DILATE)

@@ -1,12 +1,12 @@
 //! Followers on the tiles, found by the colours the players enrolled: the pixels they cover are
 //! kept out of tile recognition.
 
-use opencv::core::{Mat, Scalar, CV_8UC1};
+use opencv::core::{Mat, Scalar};
 use opencv::imgproc;
 use opencv::prelude::*;
 
 use super::terrain::ColourModel;
-use crate::sim::effects::grow_mask;
+use crate::sim::effects::{grow_mask, mask_where};
 
 /// The players' figure colours as the camera sees them under the table's light.
 #[derive(Clone, Debug, PartialEq)]
@@ -85,6 +85,7 @@ impl Enrolment {
         min_share: f64,
     ) -> opencv::Result<(Mat, Vec<Blob>)> {
         let (w, h) = (patch.cols(), patch.rows());
+        let size = (w.max(0) as usize, h.max(0) as usize);
         let patch = patch.try_clone()?;
         let bytes = patch.data_bytes()?;
         let mut nearest = vec![usize::MAX; (w * h) as usize];
@@ -114,10 +115,7 @@ impl Enrolment {
             if count == 0 || (count as i32) < min_area {
                 continue;
             }
-            let mut own = Mat::new_rows_cols_with_default(h, w, CV_8UC1, Scalar::all(0.0))?;
-            for (m, &i) in own.data_bytes_mut()?.iter_mut().zip(&nearest) {
-                *m = if i == colour { 255 } else { 0 };
-            }
+            let own = mask_where(size.0, size.1, nearest.iter().map(|&i| i == colour))?;
             // Every patch of the colour big enough is kept out of the terrain (a figure's
             // shadow, the gaps between tiles), but only its paint makes figures.
             let parts = Parts::of(&own)?;
@@ -126,10 +124,9 @@ impl Enrolment {
                 .collect::<opencv::Result<Vec<bool>>>()?;
             let shaded = nearest.iter().zip(&shade).any(|(&i, &s)| i == colour && s);
             if shaded {
-                for ((m, &i), &s) in own.data_bytes_mut()?.iter_mut().zip(&nearest).zip(&shade) {
-                    *m = if i == colour && !s { 255 } else { 0 };
-                }
-                figures_among(&Parts::of(&own)?, colour, min_area, &mut blobs)?;
+                let paint = nearest.iter().zip(&shade).map(|(&i, &s)| i == colour && !s);
+                let paint = mask_where(size.0, size.1, paint)?;
+                figures_among(&Parts::of(&paint)?, colour, min_area, &mut blobs)?;
             } else {
                 figures_among(&parts, colour, min_area, &mut blobs)?;
             }
@@ -138,10 +135,7 @@ impl Enrolment {
                 *k |= keep[l.max(0) as usize];
             }
         }
-        let mut mask = Mat::new_rows_cols_with_default(h, w, CV_8UC1, Scalar::all(0.0))?;
-        for (m, &k) in mask.data_bytes_mut()?.iter_mut().zip(&kept) {
-            *m = if k { 255 } else { 0 };
-        }
+        let mask = mask_where(size.0, size.1, kept)?;
         Ok((grow_mask(&mask, FIGURE_GROWN)?, blobs))
     }
 }

@@ -16,7 +16,7 @@ use super::rectify::INSET;
 use super::terrain::label_at;
 use crate::geometry::TileShape;
 use crate::rules::{catalogue, Attr, FeatureKind, Rotation, TileId};
-use crate::sim::effects::{grow_mask, shrink_mask};
+use crate::sim::effects::{grow_mask, mask_where, shrink_mask};
 
 /// Shield-blue pixels (at [`super::rectify::PATCH_PX`] scale) that count as a shield seen.
 const SEEN_PX: usize = 3;
@@ -138,16 +138,11 @@ impl ShieldMap {
             .map(|k| hidden.as_ref().is_none_or(|m| m[k] == 0))
             .collect();
         // A shield is blue beside white: blue roofs and figures' shaded rims are not.
-        let mut white = Mat::new_rows_cols_with_default(
-            h as i32,
-            w as i32,
-            opencv::core::CV_8UC1,
-            opencv::core::Scalar::all(0.0),
+        let white = mask_where(
+            w,
+            h,
+            bytes.chunks_exact(3).map(|p| whitish([p[0], p[1], p[2]])),
         )?;
-        for (k, m) in white.data_bytes_mut()?.iter_mut().enumerate() {
-            let p = [bytes[3 * k], bytes[3 * k + 1], bytes[3 * k + 2]];
-            *m = if whitish(p) { 255 } else { 0 };
-        }
         let white_px = white.data_bytes()?.to_vec();
         let near_white = grow_mask(&white, WHITE_REACH)?;
         let near_white = near_white.data_bytes()?;
@@ -420,15 +415,7 @@ fn plates(
 /// The 8-connected patches of `on` pixels: each pixel's patch label (0 off) and each label's
 /// left, top, width, height and area.
 fn components(on: &[bool], w: usize, h: usize) -> opencv::Result<(Vec<i32>, Vec<[usize; 5]>)> {
-    let mut mask = Mat::new_rows_cols_with_default(
-        h as i32,
-        w as i32,
-        opencv::core::CV_8UC1,
-        opencv::core::Scalar::all(0.0),
-    )?;
-    for (m, &b) in mask.data_bytes_mut()?.iter_mut().zip(on) {
-        *m = if b { 255 } else { 0 };
-    }
+    let mask = mask_where(w, h, on.iter().copied())?;
     let (mut labels, mut stats, mut centroids) = (Mat::default(), Mat::default(), Mat::default());
     let n = opencv::imgproc::connected_components_with_stats(
         &mask,

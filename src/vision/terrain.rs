@@ -10,7 +10,7 @@ use super::pennant::ShieldMap;
 use super::rectify::INSET;
 use crate::geometry::{LabelMap, TileShape};
 use crate::rules::{catalogue, EdgeKind, FeatureKind, Rotation};
-use crate::sim::effects::{grow_mask, shrink_mask};
+use crate::sim::effects::{grow_mask, mask_where, shrink_mask};
 
 /// What a pixel of a tile shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -542,15 +542,7 @@ fn without_thin_road(
     h: usize,
 ) -> opencv::Result<Vec<Option<usize>>> {
     let road = Terrain::Road.index();
-    let mut mask = Mat::new_rows_cols_with_default(
-        h as i32,
-        w as i32,
-        opencv::core::CV_8UC1,
-        opencv::core::Scalar::all(0.0),
-    )?;
-    for (m, c) in mask.data_bytes_mut()?.iter_mut().zip(&classes) {
-        *m = if *c == Some(road) { 255 } else { 0 };
-    }
+    let mask = mask_where(w, h, classes.iter().map(|c| *c == Some(road)))?;
     let opened = grow_mask(&shrink_mask(&mask, 1)?, 1)?;
     for ((c, &o), &n) in classes.iter_mut().zip(opened.data_bytes()?).zip(near) {
         if *c == Some(road) && o == 0 && n != 0 {
