@@ -1255,6 +1255,7 @@ fn a_standing_figure_s_light_rim_is_not_read_as_a_road_leaving_its_tile() {
                 &model,
                 (Some(&figures), None),
                 Some(side_px(&truth.corners_px)),
+                None,
             )
             .unwrap();
         let best = &ranked[0];
@@ -1608,4 +1609,110 @@ fn a_malformed_data_set_is_a_clear_error_naming_the_file() {
     meeplecam::sim::output::write_png(&dir.join("board-000.png"), &small).unwrap();
     let err = set.load(0).expect_err("wrong size");
     assert!(format!("{err:#}").contains("12×10"), "{err:#}");
+}
+
+#[test]
+fn seen_from_straight_above_a_figure_s_outline_tells_whether_it_stands_or_lies() {
+    use meeplecam::rules::{Colour, EdgeKind, Figure, Port};
+    use meeplecam::sim::figures::colour_bgr;
+    use meeplecam::sim::scene::MeepleOnTable;
+    use meeplecam::vision::edges::edge_kinds;
+    use meeplecam::vision::figures::Enrolment;
+    use meeplecam::vision::meeples::pose;
+    use meeplecam::vision::rectify::{quad_patch, MARGIN_PX, PATCH_PX};
+    use meeplecam::vision::standing::Figures;
+    use meeplecam::vision::viewpoint::Viewpoint;
+
+    // Around the middle of a view from straight above: cloisters with a road leaving south
+    // (A), a follower standing on the road, and plain cloisters (B), a farmer lying in the
+    // field; the figures turned every which way.
+    let cat = catalogue();
+    let (a, b) = (cat.tile_id("A").unwrap(), cat.tile_id("B").unwrap());
+    let a_rot = Rotation::ALL
+        .into_iter()
+        .find(|&r| edge_kinds(a, r)[2] == EdgeKind::Road)
+        .unwrap();
+    let cam = Camera::overhead([1280, 720], 66.0, [22.75, 22.75], 450.0);
+    let cells = [
+        (0, 0),
+        (1, 0),
+        (-1, 0),
+        (0, 1),
+        (0, -1),
+        (1, 1),
+        (-1, -1),
+        (1, -1),
+    ];
+    let mut tiles = Vec::new();
+    let mut meeples = Vec::new();
+    for (k, &(x, y)) in cells.iter().enumerate() {
+        let standing = k % 2 == 0;
+        let (name, rot, port) = if standing {
+            ("A", a_rot, "S")
+        } else {
+            ("B", Rotation::R0, "NL")
+        };
+        let mut tile = lone_tile(name, rot, k as u64);
+        tile.cell = Pos::new(x, y);
+        let port: Port = port.parse().unwrap();
+        let yaw = 0.4 * k as f64;
+        meeples.push(MeepleOnTable::on(&tile, port, Colour::Red, Figure::Normal, yaw).unwrap());
+        tiles.push(tile);
+    }
+    let scene = Scene {
+        tiles: tiles.clone(),
+        meeples,
+        arm: None,
+        held: None,
+        lighting: Lighting {
+            direction: [0.2, 0.3, 1.0],
+            gain: [1.0; 3],
+            gradient: [0.0; 2],
+            vignette: 0.1,
+        },
+        camera: cam.clone(),
+    };
+    let sensor = Sensor {
+        noise: 1.5,
+        jpeg_quality: None,
+        blur: None,
+    };
+    let frame = Renderer::new(Style::preset(0), Surface::Wood, 2)
+        .render(&scene, &sensor, 0)
+        .unwrap();
+    let quads: Vec<_> = frame
+        .truth
+        .tiles
+        .iter()
+        .map(|t| (Pos::new(t.cell[0], t.cell[1]), t.corners_px))
+        .collect();
+    let viewpoint = Viewpoint::from_cells(quads.iter().map(|(p, q)| (p, q)), [1280, 720])
+        .unwrap()
+        .expect("a camera over the table");
+    let enrolment = Enrolment::new(vec![colour_bgr(Colour::Red).map(|c| c as f32)], 55.0);
+    let (m, side) = (MARGIN_PX as usize, PATCH_PX as usize);
+    for ((pos, quad), tile) in quads.iter().zip(&tiles) {
+        let (patch, _) = quad_patch(&frame.image, quad, MARGIN_PX).unwrap();
+        let (_, blobs) = enrolment
+            .find(&patch, &ColourModel::default(), 0.03)
+            .unwrap();
+        assert_eq!(blobs.len(), 1, "cell {pos:?}");
+        let rise = viewpoint.rise_at_cell(*pos);
+        let lying = tile.tile == b;
+        assert_eq!(pose(&blobs[0], rise), Some(lying), "cell {pos:?}");
+        if lying {
+            continue;
+        }
+        // Told standing, the figure rules out the plain cloister's field under it, more surely
+        // than a figure whose pose is not told (its outline cut off, say).
+        let mut untold = blobs.clone();
+        untold[0].spread = None;
+        let odds = |f: &Figures| {
+            f.log_likelihood(a, a_rot, m, m, side) - f.log_likelihood(b, Rotation::R0, m, m, side)
+        };
+        let told = odds(&Figures::from_blobs(&blobs, rise));
+        let not_told = odds(&Figures::from_blobs(&untold, rise));
+        assert!(told > not_told + 1.0, "cell {pos:?}: {told} vs {not_told}");
+        assert!(told > 8f64.ln() + 1.0, "cell {pos:?}: {told}");
+    }
 }

@@ -447,6 +447,7 @@ impl Tracker {
                     &calib.colours,
                     (Some(&mask), not_shown.as_ref()),
                     Some(side_px(&glimpse.quad)),
+                    None,
                 )?;
                 if best.as_ref().is_none_or(|b| fit > b.1) {
                     best = Some((ranked, fit));

@@ -655,6 +655,7 @@ impl Tracker {
             model,
             (Some(&cut.figures), cut.out_of_view.as_ref()),
             Some(side_px(&shifted_quad(&cut.to_patch, MARGIN_PX, [0.0, 0.0]))),
+            None,
         )?;
         let to_patch = cut.to_patch;
         Ok(Reading {

@@ -11,6 +11,7 @@ use super::figures::{FIGURE_SHARE, WIDER_PX};
 use super::locate::{find_start_tile, read_board, table_colours_near};
 use super::meeples::{cells_below, pose, read_followers};
 use super::rectify::{cell_patch_margin, quad_patch, side_px, Quad, MARGIN_PX};
+use super::standing::Figures;
 use super::terrain::{same_for_the_rules, ColourModel};
 use super::tile::{Candidate, TileRecognizer};
 use super::viewpoint::Viewpoint;
@@ -185,15 +186,16 @@ fn read_tiles(
                 enrolment.complete_from(&mut blobs, &patch, &wide, &model)?;
             }
         }
+        let rise = viewpoint.map_or([0.0, 0.0], |v| v.rise_at_cell(cell));
         let (ranked, shift, _) = recognizer.recognize_in_view(
             &patch,
             MARGIN_PX as usize,
             &model,
             (Some(&figures), None),
             Some(side_px(&t.corners_px)),
+            Some(&Figures::from_blobs(&blobs, rise)),
         )?;
         // Followers, read on the true tile so that this stage is measured on its own.
-        let rise = viewpoint.map_or([0.0, 0.0], |v| v.rise_at_cell(cell));
         let tile_below = cells_below(cell)
             .iter()
             .any(|b| cells.iter().any(|(p, _)| p == b));

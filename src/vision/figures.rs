@@ -451,6 +451,21 @@ impl Spread {
         }
         third / var.powf(1.5)
     }
+
+    /// How much longer the blob is along its long axis than across (the square root of the
+    /// ratio of its principal second moments): 1 for a disc or a square.
+    pub fn elongation(&self) -> f64 {
+        let [m20, m11, m02] = self.second;
+        let half_trace = (m20 + m02) / 2.0;
+        let spread = (half_trace * half_trace - (m20 * m02 - m11 * m11))
+            .max(0.0)
+            .sqrt();
+        let (long, short) = (half_trace + spread, half_trace - spread);
+        if short <= 0.0 {
+            return f64::INFINITY;
+        }
+        (long / short).sqrt()
+    }
 }
 
 #[cfg(test)]
@@ -479,6 +494,23 @@ mod tests {
             .unwrap();
         }
         patch
+    }
+
+    #[test]
+    fn a_bar_twice_as_long_as_it_is_broad_is_twice_as_elongated_as_a_square_either_way_round() {
+        let enrolment = Enrolment::new(vec![RED], 55.0);
+        let elongation = |rect: Rect| {
+            let patch = field_with(&[(rect, [40.0, 35.0, 200.0])]);
+            let (_, blobs) = enrolment
+                .find(&patch, &ColourModel::default(), 0.03)
+                .unwrap();
+            assert_eq!(blobs.len(), 1, "{blobs:?}");
+            blobs[0].spread.expect("inside the patch").elongation()
+        };
+        for bar in [Rect::new(20, 30, 32, 16), Rect::new(30, 20, 16, 32)] {
+            assert!((elongation(bar) - 2.0).abs() < 0.05, "{bar:?}");
+        }
+        assert!((elongation(Rect::new(25, 25, 20, 20)) - 1.0).abs() < 0.05);
     }
 
     #[test]

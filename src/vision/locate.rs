@@ -11,9 +11,10 @@ use super::figures::{Enrolment, FIGURE_SHARE};
 use super::outline::{fit_outline, outline_reach, push_side};
 use super::rectify::{quad_patch, shifted_quad, side_px, Quad, MARGIN_PX, PATCH_PX};
 use super::snap::snap_to_edges;
+use super::standing::Figures;
 use super::terrain::{expected_grid, terrain_grid, ClassMap, ColourModel};
 use super::tile::{Candidate, TileRecognizer};
-use super::viewpoint::Pose;
+use super::viewpoint::{Pose, Viewpoint, NOMINAL_HFOV_DEG};
 use crate::rules::{catalogue, Dir, Pos, Rotation};
 use crate::sim::camera::apply_homography;
 
@@ -717,6 +718,12 @@ pub fn read_board(
         // each cell's shape (a grid fitted to a few tiles a little off their cells can run
         // away).
         pose: Pose::of_oblique_start(start, [frame.cols(), frame.rows()])?,
+        viewpoint: Viewpoint::from_quad(
+            Pos::new(0, 0),
+            start,
+            [frame.cols(), frame.rows()],
+            NOMINAL_HFOV_DEG,
+        )?,
         model,
         table,
         figures,
@@ -774,6 +781,7 @@ struct CellReader<'a> {
     frame: &'a Mat,
     grey: Mat,
     pose: Option<Pose>,
+    viewpoint: Option<Viewpoint>,
     model: &'a ColourModel,
     table: [[f32; 3]; 2],
     figures: Option<&'a Enrolment>,
@@ -801,13 +809,14 @@ impl CellReader<'_> {
             // A cell partly past the picture's edge is read from what shows of it.
             .filter(|quad| in_view(quad, self.frame))
             .collect();
+        let rise = self.viewpoint.map_or([0.0, 0.0], |v| v.rise_at_cell(pos));
         let read = |quad: &Quad| {
             read_cut(
                 self.frame,
                 quad,
                 self.model,
                 &self.table,
-                self.figures,
+                self.figures.map(|e| (e, rise)),
                 self.recognizer,
             )
         };
@@ -855,13 +864,16 @@ fn read_cut(
     quad: &Quad,
     model: &ColourModel,
     table: &[[f32; 3]; 2],
-    figures: Option<&Enrolment>,
+    figures: Option<(&Enrolment, [f64; 2])>,
     recognizer: &TileRecognizer,
 ) -> opencv::Result<Option<(f64, Vec<Candidate>, Quad)>> {
     let (patch, to_patch) = quad_patch(frame, quad, MARGIN_PX)?;
-    let mask = match figures {
-        Some(e) => Some(e.figure_mask(&patch, model, FIGURE_SHARE)?),
-        None => None,
+    let (mask, standing) = match figures {
+        Some((e, rise)) => {
+            let (mask, blobs) = e.find(&patch, model, FIGURE_SHARE)?;
+            (Some(mask), Some(Figures::from_blobs(&blobs, rise)))
+        }
+        None => (None, None),
     };
     let out_of_view =
         super::rectify::out_of_view(&to_patch, MARGIN_PX, [frame.cols(), frame.rows()])?;
@@ -875,6 +887,7 @@ fn read_cut(
         model,
         (mask.as_ref(), out_of_view.as_ref()),
         Some(super::rectify::side_px(quad)),
+        standing.as_ref(),
     )?;
     Ok(Some((
         fit,

@@ -1,12 +1,14 @@
 //! Where figures stand as evidence of the tile under them: a follower stands on its road, city
 //! or cloister and a farmer lies in its field, so a figure whose foot is on a small feature of a
 //! reading (a road stub it hides, say) makes that reading likelier than one that shows only a
-//! wide field there.
+//! wide field there. Where a figure's outline tells that it stands (or lies), only the features
+//! it can stand (lie) on count.
 
 use opencv::core::Mat;
 use opencv::imgproc;
 
-use super::figures::Parts;
+use super::figures::{Blob, Parts};
+use super::meeples::{pose, standing_foot};
 use super::rectify::INSET;
 use super::terrain::label_at;
 use crate::geometry::{TileShape, LABEL_RES};
@@ -23,12 +25,24 @@ const MIN_AREA: f32 = 0.04;
 /// Likelihood of a figure that no feature of a reading explains (a figure of a neighbour's
 /// reaching in, a blob misread), against about 1 for a figure in a wide field.
 const STRAY: f64 = 0.3;
+/// [`STRAY`] for a figure whose outline told whether it stands or lies: a figure told standing
+/// in the middle of a wide field is all but ruled out (a lying farmer is told standing about
+/// once in 50). `eval vision --generate 30 --seed 9300`, tiles right: 98.76 % with [`STRAY`],
+/// 98.89 % with 0.1 or 0.03 (two of three A read B mended).
+const STRAY_TOLD: f64 = 0.1;
 /// Where a standing figure's foot is, from the top of its blob down (as [`super::figures`]).
 const FOOT: f64 = 0.85;
 
-/// The figures in a patch, each as its middle and its foot (patch pixels).
+/// A figure in a patch: its middle, its foot (patch pixels) and whether it lies, if told.
+struct Spot {
+    centre: [f64; 2],
+    foot: [f64; 2],
+    lying: Option<bool>,
+}
+
+/// The figures in a patch.
 pub struct Figures {
-    spots: Vec<([f64; 2], [f64; 2])>,
+    spots: Vec<Spot>,
 }
 
 impl Figures {
@@ -40,9 +54,28 @@ impl Figures {
             let top = f64::from(parts.stat(i, imgproc::CC_STAT_TOP)?);
             let height = f64::from(parts.stat(i, imgproc::CC_STAT_HEIGHT)?);
             let centre = parts.middle(i);
-            spots.push((centre, [centre[0], top + FOOT * height]));
+            spots.push(Spot {
+                centre,
+                foot: [centre[0], top + FOOT * height],
+                lying: None,
+            });
         }
         Ok(Figures { spots })
+    }
+
+    /// The figures of the blobs found in a patch, where a standing figure's top shows `rise`
+    /// tile sides beyond its foot ([`standing_foot`]), each standing or lying as its outline
+    /// tells ([`pose`]).
+    pub fn from_blobs(blobs: &[Blob], rise: [f64; 2]) -> Figures {
+        let spots = blobs
+            .iter()
+            .map(|b| Spot {
+                centre: b.centroid,
+                foot: standing_foot(b, rise),
+                lying: pose(b, rise),
+            })
+            .collect();
+        Figures { spots }
     }
 
     /// Log-likelihood of where the figures in the `side`-pixel window at (x, y) stand if the
@@ -72,8 +105,8 @@ impl Figures {
         let shape = TileShape::of(tile);
         let cells = (LABEL_RES * LABEL_RES) as f32;
         let mut total = 0.0;
-        for &(centre, foot) in &self.spots {
-            let (centre, foot) = (to_tile(centre), to_tile(foot));
+        for spot in &self.spots {
+            let (centre, foot) = (to_tile(spot.centre), to_tile(spot.foot));
             let inside = |p: [f32; 2]| p.iter().all(|c| (0.0..=1.0).contains(c));
             if !inside(centre) || !inside(foot) {
                 continue;
@@ -89,10 +122,17 @@ impl Figures {
                 }
                 hits as f32 / ((2 * STEPS + 1) * (2 * STEPS + 1)) as f32
             };
+            // A figure told standing is on no field, one told lying on nothing else.
+            let may_be_on = |kind: FeatureKind| {
+                spot.lying
+                    .is_none_or(|lying| lying == (kind == FeatureKind::Field))
+            };
+            let possible = ty.features.iter().filter(|f| may_be_on(f.kind)).count();
             let likelihood: f32 = ty
                 .features
                 .iter()
                 .enumerate()
+                .filter(|(_, f)| may_be_on(f.kind))
                 .map(|(i, f)| {
                     // A monk stands on the cloister's building, which the foot is seen near.
                     let (at, reach) = match f.kind {
@@ -104,8 +144,13 @@ impl Figures {
                     on(at, i, reach) / area
                 })
                 .sum::<f32>()
-                / ty.features.len().max(1) as f32;
-            total += (f64::from(likelihood) + STRAY).ln();
+                / possible.max(1) as f32;
+            let stray = if spot.lying.is_some() {
+                STRAY_TOLD
+            } else {
+                STRAY
+            };
+            total += (f64::from(likelihood) + stray).ln();
         }
         total
     }

@@ -115,13 +115,14 @@ impl TileRecognizer {
         model: &ColourModel,
         figures: Option<&Mat>,
     ) -> opencv::Result<(Vec<Candidate>, [f64; 2], f64)> {
-        self.recognize_in_view(patch, margin, model, (figures, None), None)
+        self.recognize_in_view(patch, margin, model, (figures, None), None, None)
     }
 
     /// [`Self::recognize_located`] for a cell partly outside the picture: pixels under
     /// `out_of_view` (255) were not seen, like those under figures, but hold none. `tile_px`:
     /// how many pixels across the cell was in the picture, if known (small details such as
-    /// shields show less surely in a small one).
+    /// shields show less surely in a small one). `standing`: where the figures stand, if known
+    /// better than the figure mask tells (from their blobs, [`Figures::from_blobs`]).
     pub fn recognize_in_view(
         &self,
         patch: &Mat,
@@ -129,6 +130,7 @@ impl TileRecognizer {
         model: &ColourModel,
         (figures, out_of_view): (Option<&Mat>, Option<&Mat>),
         tile_px: Option<f64>,
+        standing: Option<&Figures>,
     ) -> opencv::Result<(Vec<Candidate>, [f64; 2], f64)> {
         let unseen = super::rectify::unseen(figures, out_of_view)?;
         let unseen = unseen.as_ref();
@@ -227,13 +229,18 @@ impl TileRecognizer {
             .with_peeks(figures)?;
         let edges =
             EdgeEvidence::observe(&map, best.1, best.2, side).with_road_full(model.road_full());
-        let standing = figures.map(Figures::from_mask).transpose()?;
+        let from_mask = match standing {
+            Some(_) => None,
+            None => figures.map(Figures::from_mask).transpose()?,
+        };
         let ranked = self.rank_with(
             &looks,
             &grid,
             Some(&edges),
             Some((&shields, best.1, best.2, side)),
-            standing.as_ref().map(|f| (f, best.1, best.2, side)),
+            standing
+                .or(from_mask.as_ref())
+                .map(|f| (f, best.1, best.2, side)),
         );
         Ok((ranked, shift, fit))
     }
