@@ -25,6 +25,11 @@ use clap::{Parser, Subcommand};
 pub struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// Keep whole-frame steps (undistorting frames) on the CPU even where OpenCV finds an
+    /// OpenCL device (a GPU) for them.
+    #[cfg(feature = "vision")]
+    #[arg(long, global = true)]
+    no_opencl: bool,
     /// With no command: the window's options (`meeplecam --resume` continues the last game).
     #[cfg(feature = "app")]
     #[command(flatten)]
@@ -142,6 +147,8 @@ impl From<anyhow::Error> for Failure {
 
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> Result<(), Failure> {
+    #[cfg(feature = "vision")]
+    meeplecam::vision::accel::allow_opencl(!cli.no_opencl);
     let Some(command) = cli.command else {
         #[cfg(feature = "app")]
         return app::run(cli.app);

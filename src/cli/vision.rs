@@ -271,6 +271,10 @@ pub fn eval(args: EvalArgs) -> Result<(), Failure> {
          nothing taken from the truth:\n"
     );
     print!("{}", boards.table());
+    println!(
+        "\nWhole-frame steps (undistorting frames, with a lens file) run on: {}.",
+        meeplecam::vision::accel::described()
+    );
     Ok(())
 }
 

@@ -13,8 +13,10 @@
 //! [`board`] (readings made consistent with the rules: matching edges, tile counts),
 //! [`occlusion`] (which pixels a hand or arm covers, so nothing is read there),
 //! [`eval`] (accuracy and timing tables on rendered data with ground truth, [`breakdown`] by
-//! condition; the boards from [`dataset`], rendered in memory or read from a folder).
+//! condition; the boards from [`dataset`], rendered in memory or read from a folder);
+//! [`accel`] (whole-frame steps on an OpenCL device where there is one).
 
+pub mod accel;
 pub mod board;
 pub mod breakdown;
 pub mod calibration;
