@@ -47,6 +47,49 @@ fn lone_patch(
         .unwrap()
 }
 
+/// A photograph of `tiles` and `meeples` in soft light from one side (a little vignetting),
+/// with a little sensor noise and, if `jpeg` says so, compression.
+fn table_photo(
+    tiles: &[TileOnTable],
+    meeples: Vec<meeplecam::sim::scene::MeepleOnTable>,
+    cam: &Camera,
+    (style, surface, seed): (usize, Surface, u64),
+    jpeg: Option<i32>,
+) -> meeplecam::sim::scene::Frame {
+    let scene = Scene {
+        tiles: tiles.to_vec(),
+        meeples,
+        arm: None,
+        held: None,
+        lighting: Lighting {
+            direction: [0.2, 0.3, 1.0],
+            gain: [1.0; 3],
+            gradient: [0.0; 2],
+            vignette: 0.1,
+        },
+        camera: cam.clone(),
+    };
+    let sensor = Sensor {
+        noise: 1.5,
+        jpeg_quality: jpeg,
+        blur: None,
+    };
+    Renderer::new(Style::preset(style), surface, seed)
+        .render(&scene, &sensor, 0)
+        .unwrap()
+}
+
+/// The rotation that turns A's road (from the cloister) south.
+fn a_with_its_road_south() -> Rotation {
+    use meeplecam::rules::EdgeKind;
+    use meeplecam::vision::edges::edge_kinds;
+    let a = catalogue().tile_id("A").unwrap();
+    Rotation::ALL
+        .into_iter()
+        .find(|&r| edge_kinds(a, r)[2] == EdgeKind::Road)
+        .unwrap()
+}
+
 #[test]
 fn every_tile_in_every_rotation_and_style_is_read_right() {
     let cat = catalogue();
@@ -538,27 +581,7 @@ fn a_follower_is_read_where_it_stands_however_the_camera_looks_at_it() {
             tiles.push(tile);
             meeples.push(m);
         }
-        let scene = Scene {
-            tiles: tiles.clone(),
-            meeples,
-            arm: None,
-            held: None,
-            lighting: Lighting {
-                direction: [0.2, 0.3, 1.0],
-                gain: [1.0; 3],
-                gradient: [0.0; 2],
-                vignette: 0.1,
-            },
-            camera: cam.clone(),
-        };
-        let sensor = Sensor {
-            noise: 1.5,
-            jpeg_quality: None,
-            blur: None,
-        };
-        let frame = Renderer::new(Style::preset(0), Surface::Wood, 2)
-            .render(&scene, &sensor, 0)
-            .unwrap();
+        let frame = table_photo(&tiles, meeples, cam, (0, Surface::Wood, 2), None);
         let located: Vec<(Pos, Quad)> = frame
             .truth
             .tiles
@@ -1116,8 +1139,6 @@ fn a_figures_shadow_is_left_out_and_the_print_around_it_is_read() {
 
 #[test]
 fn a_figure_on_a_hidden_road_stub_favours_the_tile_with_the_road() {
-    use meeplecam::rules::EdgeKind;
-    use meeplecam::vision::edges::edge_kinds;
     use meeplecam::vision::rectify::PATCH_PX;
     use meeplecam::vision::standing::Figures;
     use opencv::core::{Mat, Scalar, CV_8UC1};
@@ -1126,10 +1147,7 @@ fn a_figure_on_a_hidden_road_stub_favours_the_tile_with_the_road() {
     let cat = catalogue();
     let (a, b) = (cat.tile_id("A").unwrap(), cat.tile_id("B").unwrap());
     // The cloister with its road leaving south, and the one without a road.
-    let rot = Rotation::ALL
-        .into_iter()
-        .find(|&r| edge_kinds(a, r)[2] == EdgeKind::Road)
-        .unwrap();
+    let rot = a_with_its_road_south();
     let side = PATCH_PX as usize;
     // A patch of the cell with a margin of 8 pixels around it.
     let (margin, full) = (8, PATCH_PX + 16);
@@ -1208,27 +1226,7 @@ fn a_standing_figure_s_light_rim_is_not_read_as_a_road_leaving_its_tile() {
         );
         tiles.push(tile);
     }
-    let scene = Scene {
-        tiles: tiles.clone(),
-        meeples,
-        arm: None,
-        held: None,
-        lighting: Lighting {
-            direction: [0.2, 0.3, 1.0],
-            gain: [1.0; 3],
-            gradient: [0.0; 2],
-            vignette: 0.1,
-        },
-        camera: cam.clone(),
-    };
-    let sensor = Sensor {
-        noise: 1.5,
-        jpeg_quality: Some(85),
-        blur: None,
-    };
-    let frame = Renderer::new(Style::preset(3), Surface::Dark, 3)
-        .render(&scene, &sensor, 0)
-        .unwrap();
+    let frame = table_photo(&tiles, meeples, &cam, (3, Surface::Dark, 3), Some(85));
     let start = cell_patch(&frame.image, &cam, Pos::new(0, 0))
         .unwrap()
         .unwrap();
@@ -1613,10 +1611,9 @@ fn a_malformed_data_set_is_a_clear_error_naming_the_file() {
 
 #[test]
 fn seen_from_straight_above_a_figure_s_outline_tells_whether_it_stands_or_lies() {
-    use meeplecam::rules::{Colour, EdgeKind, Figure, Port};
+    use meeplecam::rules::{Colour, Figure, Port};
     use meeplecam::sim::figures::colour_bgr;
     use meeplecam::sim::scene::MeepleOnTable;
-    use meeplecam::vision::edges::edge_kinds;
     use meeplecam::vision::figures::Enrolment;
     use meeplecam::vision::meeples::pose;
     use meeplecam::vision::rectify::{quad_patch, MARGIN_PX, PATCH_PX};
@@ -1628,10 +1625,7 @@ fn seen_from_straight_above_a_figure_s_outline_tells_whether_it_stands_or_lies()
     // field; the figures turned every which way.
     let cat = catalogue();
     let (a, b) = (cat.tile_id("A").unwrap(), cat.tile_id("B").unwrap());
-    let a_rot = Rotation::ALL
-        .into_iter()
-        .find(|&r| edge_kinds(a, r)[2] == EdgeKind::Road)
-        .unwrap();
+    let a_rot = a_with_its_road_south();
     let cam = Camera::overhead([1280, 720], 66.0, [22.75, 22.75], 450.0);
     let cells = [
         (0, 0),
@@ -1659,27 +1653,7 @@ fn seen_from_straight_above_a_figure_s_outline_tells_whether_it_stands_or_lies()
         meeples.push(MeepleOnTable::on(&tile, port, Colour::Red, Figure::Normal, yaw).unwrap());
         tiles.push(tile);
     }
-    let scene = Scene {
-        tiles: tiles.clone(),
-        meeples,
-        arm: None,
-        held: None,
-        lighting: Lighting {
-            direction: [0.2, 0.3, 1.0],
-            gain: [1.0; 3],
-            gradient: [0.0; 2],
-            vignette: 0.1,
-        },
-        camera: cam.clone(),
-    };
-    let sensor = Sensor {
-        noise: 1.5,
-        jpeg_quality: None,
-        blur: None,
-    };
-    let frame = Renderer::new(Style::preset(0), Surface::Wood, 2)
-        .render(&scene, &sensor, 0)
-        .unwrap();
+    let frame = table_photo(&tiles, meeples, &cam, (0, Surface::Wood, 2), None);
     let quads: Vec<_> = frame
         .truth
         .tiles
