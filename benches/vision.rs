@@ -6,13 +6,12 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 
-use meeplecam::rules::{catalogue, Rotation};
+use meeplecam::rules::catalogue;
 use meeplecam::vision::board::consistent_board;
+use meeplecam::vision::calibration::Calibration;
 use meeplecam::vision::dataset::render_board;
-use meeplecam::vision::locate::{find_start_tile, read_board, table_colours_near};
+use meeplecam::vision::locate::read_board;
 use meeplecam::vision::occlusion::Occlusion;
-use meeplecam::vision::rectify::quad_patch;
-use meeplecam::vision::terrain::ColourModel;
 use meeplecam::vision::tile::TileRecognizer;
 use opencv::prelude::*;
 
@@ -62,18 +61,16 @@ fn board_1080p(c: &mut Criterion) {
         .unwrap();
     let set = catalogue().set("base").unwrap();
     let recognizer = TileRecognizer::for_set(set);
-    let mut model = ColourModel::default();
-    let start = find_start_tile(&sample.setup, &model).unwrap().unwrap();
-    let (start_patch, _) = quad_patch(&sample.setup, &start, 0).unwrap();
-    model.calibrate(&start_patch, "D", Rotation::R0).unwrap();
-    let table = table_colours_near(&sample.setup, &start).unwrap();
+    let setup = Calibration::from_setup_frame(&sample.setup)
+        .unwrap()
+        .unwrap();
     let enrolment = sample.enrolment();
     let read = || {
         let found = read_board(
             &sample.image,
-            &start,
-            &model,
-            table,
+            &setup.start,
+            &setup.colours,
+            setup.table,
             Some(&enrolment),
             &recognizer,
         )

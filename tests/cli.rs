@@ -437,6 +437,54 @@ fn calibrate_then_recognize_a_rendered_board() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+    // Pictures that show no board where the calibration saw it: a white one, and the board
+    // washed out (three times too bright). Nothing is read, and the answer says so; nor is a
+    // white picture a setup.
+    use opencv::prelude::*;
+    let board = opencv::imgcodecs::imread(p("board.png").as_str(), opencv::imgcodecs::IMREAD_COLOR)
+        .unwrap();
+    let white = opencv::core::Mat::new_rows_cols_with_default(
+        board.rows(),
+        board.cols(),
+        opencv::core::CV_8UC3,
+        opencv::core::Scalar::all(255.0),
+    )
+    .unwrap();
+    let mut washed = opencv::core::Mat::default();
+    board.convert_to(&mut washed, -1, 3.0, 0.0).unwrap();
+    for (name, picture) in [("white.png", white), ("washed.png", washed)] {
+        opencv::imgcodecs::imwrite(p(name).as_str(), &picture, &opencv::core::Vector::new())
+            .unwrap();
+        let out = meeplecam(&[
+            "recognize",
+            &p(name),
+            "--calibration",
+            &p("table.yaml"),
+            "--json",
+        ]);
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let read: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(read["tiles"], serde_json::json!([]), "{name}");
+        assert!(
+            read["nothing_found"]
+                .as_str()
+                .is_some_and(|s| s.contains("start tile")),
+            "{name}: {read}"
+        );
+    }
+    let out = meeplecam(&[
+        "calibrate",
+        "start-tile",
+        &p("white.png"),
+        "--out",
+        &p("white.yaml"),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no start tile found"));
 }
 
 #[test]

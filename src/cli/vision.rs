@@ -9,7 +9,7 @@ use opencv::{imgcodecs, imgproc};
 use serde_json::json;
 
 use meeplecam::camera::CameraFrame;
-use meeplecam::rules::{catalogue, Colour, Pos, Rotation};
+use meeplecam::rules::{catalogue, Colour, Pos};
 use meeplecam::sim::artwork::Artwork;
 use meeplecam::sim::camera::{apply_homography, invert_homography};
 use meeplecam::sim::figures::colour_bgr;
@@ -23,8 +23,8 @@ use meeplecam::vision::dataset::{render_board, write_board, Dataset};
 use meeplecam::vision::eval::evaluate;
 use meeplecam::vision::figures::{Enrolment, FIGURE_SHARE, WIDER_PX};
 use meeplecam::vision::intrinsics::{Intrinsics, Undistorter};
+use meeplecam::vision::locate::read_board;
 use meeplecam::vision::locate::Located;
-use meeplecam::vision::locate::{find_start_tile, read_board, table_colours_near};
 use meeplecam::vision::meeples::{cells_below, read_followers};
 use meeplecam::vision::rectify::quad_patch;
 use meeplecam::vision::rectify::MARGIN_PX;
@@ -393,29 +393,18 @@ fn read_photo(path: &Path, camera: Option<&Path>) -> Result<Mat, Failure> {
 
 fn calibrate_start_tile(args: StartTileArgs) -> Result<(), Failure> {
     let img = read_photo(&args.image, args.camera.as_deref())?;
-    let mut colours = ColourModel::default();
-    let start = find_start_tile(&img, &colours)
-        .context("looking for the start tile")?
+    let calibration = Calibration::from_setup_frame(&img)
+        .context("looking for the start tile and learning its colours")?
         .ok_or_else(|| {
             Failure::BadInput(anyhow!(
                 "no start tile found in {}: show it alone on the table",
                 args.image.display()
             ))
         })?;
-    let (patch, _) = quad_patch(&img, &start, 0).context("cutting out the start tile")?;
-    colours
-        .calibrate(&patch, "D", Rotation::R0)
-        .context("learning colours")?;
-    let calibration = Calibration {
-        size: [img.cols(), img.rows()],
-        start,
-        table: table_colours_near(&img, &start).context("table colours")?,
-        colours,
-    };
     calibration.save(&args.out)?;
     println!(
         "start tile at {:?}; wrote {}",
-        start.map(|p| [p[0].round(), p[1].round()]),
+        calibration.start.map(|p| [p[0].round(), p[1].round()]),
         args.out.display()
     );
     Ok(())
@@ -643,11 +632,17 @@ pub fn recognize(args: RecognizeArgs) -> Result<(), Failure> {
         &recognizer,
     )
     .context("reading the board")?;
-    let fixed = [(found[0].pos, found[0].candidates[0])];
-    let read = consistent_board(&found, tileset);
-    let mut tiles: Vec<(meeplecam::rules::Pos, meeplecam::vision::tile::Candidate)> =
-        fixed.to_vec();
-    tiles.extend(read);
+    let mut tiles: Vec<(meeplecam::rules::Pos, meeplecam::vision::tile::Candidate)> = found
+        .first()
+        .and_then(|s| Some((s.pos, *s.candidates.first()?)))
+        .into_iter()
+        .collect();
+    tiles.extend(consistent_board(&found, tileset));
+    // Nothing is read where the start tile does not show.
+    let nothing = tiles.is_empty().then_some(
+        "nothing found: the start tile does not show where the calibration saw it (another \
+         table, a camera moved far, a blurred or washed-out picture)",
+    );
     let homography =
         meeplecam::vision::locate::quad_homography(&calibration.start).context("homography")?;
     let seen = match &enrolment {
@@ -668,10 +663,14 @@ pub fn recognize(args: RecognizeArgs) -> Result<(), Failure> {
                        "pixel": m.pixel})
             })
             .collect();
-        println!(
-            "{:#}",
-            json!({"tiles": list, "meeples": meeples, "homography_grid_to_image": homography})
-        );
+        let mut out =
+            json!({"tiles": list, "meeples": meeples, "homography_grid_to_image": homography});
+        if let Some(why) = nothing {
+            out["nothing_found"] = json!(why);
+        }
+        println!("{out:#}");
+    } else if let Some(why) = nothing {
+        println!("{why}");
     } else {
         for (p, c) in &tiles {
             println!(

@@ -25,14 +25,12 @@ use opencv::imgproc;
 use opencv::prelude::*;
 
 use crate::record::{turn_of, PlayerEntry, Record, TurnEntry, FORMAT_VERSION};
-use crate::rules::{Game, Pos, Rotation, RuleOptions, Setup, Turn};
+use crate::rules::{Game, Pos, RuleOptions, Setup, Turn};
 use crate::sim::figures::colour_bgr;
 use crate::vision::calibration::Calibration;
 use crate::vision::figures::Enrolment;
-use crate::vision::locate::{
-    find_start_tile, predict, predict_cell, table_colours_near, table_like,
-};
-use crate::vision::rectify::{quad_patch, side_px, Quad, MARGIN_PX};
+use crate::vision::locate::{find_start_tile, predict, predict_cell, table_like};
+use crate::vision::rectify::{side_px, Quad, MARGIN_PX};
 use crate::vision::terrain::ColourModel;
 use crate::vision::tile::TileRecognizer;
 use crate::vision::viewpoint::{Pose, Viewpoint};
@@ -444,18 +442,10 @@ impl Tracker {
     fn read_settled(&mut self, frame: &Mat) -> anyhow::Result<Vec<Event>> {
         let mut events = Vec::new();
         if self.calibration.is_none() {
-            let mut colours = ColourModel::default();
-            if let Some(start) =
-                find_start_tile(frame, &colours)?.filter(|q| plausible_tile(q, frame))
+            if let Some(start) = find_start_tile(frame, &ColourModel::default())?
+                .filter(|q| plausible_tile(q, frame))
             {
-                let (patch, _) = quad_patch(frame, &start, 0)?;
-                colours.calibrate(&patch, "D", Rotation::R0)?;
-                self.calibration = Some(Calibration {
-                    size: [frame.cols(), frame.rows()],
-                    start,
-                    table: table_colours_near(frame, &start)?,
-                    colours,
-                });
+                self.calibration = Some(Calibration::of_start_tile(frame, start)?);
                 self.quads.insert(Pos::new(0, 0), start);
                 self.remember_empty_looks(frame, Pos::new(0, 0), true)?;
                 events.push(Event::Registered);

@@ -7,9 +7,11 @@ use anyhow::{bail, Context};
 use opencv::core::{FileStorage, FileStorage_Mode, Mat, CV_64F};
 use opencv::prelude::*;
 
+use super::locate::{find_start_tile, table_colours_near};
 use super::palette::Cluster;
-use super::rectify::Quad;
+use super::rectify::{quad_patch, Quad};
 use super::terrain::{ColourModel, Terrain};
+use crate::rules::Rotation;
 
 /// Everything a board read needs from setup.
 #[derive(Clone, Debug, PartialEq)]
@@ -100,6 +102,29 @@ pub(super) fn open_yaml(path: &Path) -> anyhow::Result<FileStorage> {
 }
 
 impl Calibration {
+    /// The setup a frame of the start tile alone on the table tells ([`Self::of_start_tile`]),
+    /// `None` where no start tile shows.
+    pub fn from_setup_frame(frame: &Mat) -> opencv::Result<Option<Calibration>> {
+        match find_start_tile(frame, &ColourModel::default())? {
+            Some(start) => Calibration::of_start_tile(frame, start).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// The setup of a frame showing the start tile at `start`: its corners, the colours of its
+    /// print (it is D, unturned) and the table's colours around it.
+    pub fn of_start_tile(frame: &Mat, start: Quad) -> opencv::Result<Calibration> {
+        let (patch, _) = quad_patch(frame, &start, 0)?;
+        let mut colours = ColourModel::default();
+        colours.calibrate(&patch, "D", Rotation::R0)?;
+        Ok(Calibration {
+            size: [frame.cols(), frame.rows()],
+            start,
+            table: table_colours_near(frame, &start)?,
+            colours,
+        })
+    }
+
     /// Writes the calibration as OpenCV FileStorage YAML.
     pub fn save(&self, path: &Path) -> anyhow::Result<()> {
         let name = path.to_str().context("path is not UTF-8")?;

@@ -6,9 +6,10 @@ use opencv::prelude::*;
 
 use super::board::{consistent_board, consistent_reading};
 use super::breakdown::Breakdown;
+use super::calibration::Calibration;
 use super::dataset::Sample;
 use super::figures::{FIGURE_SHARE, WIDER_PX};
-use super::locate::{find_start_tile, read_board, table_colours_near};
+use super::locate::read_board;
 use super::meeples::{cells_below, pose, read_followers};
 use super::rectify::{cell_patch_margin, quad_patch, side_px, Quad, MARGIN_PX};
 use super::standing::Figures;
@@ -390,11 +391,11 @@ fn read_whole_board(
     let truth = &sample.truth;
     let tile_px = |c: &[[f64; 2]; 4]| (c[1][0] - c[0][0]).hypot(c[1][1] - c[0][1]);
     let started = Instant::now();
-    let mut model = ColourModel::default();
-    let Some(start) = find_start_tile(&sample.setup, &model)? else {
+    let Some(setup) = Calibration::from_setup_frame(&sample.setup)? else {
         report.tiles += truth.tiles.len() - 1;
         return Ok(());
     };
+    let start = setup.start;
     report.start_found += 1;
     let true_start = truth.tiles[0].corners_px;
     let side = tile_px(&true_start);
@@ -404,15 +405,12 @@ fn read_whole_board(
         .map(|(a, b)| (a[0] - b[0]).hypot(a[1] - b[1]))
         .fold(0.0, f64::max);
     report.start_error.push(err / side);
-    let (start_patch, _) = quad_patch(&sample.setup, &start, 0)?;
-    model.calibrate(&start_patch, "D", Rotation::R0)?;
-    let table = table_colours_near(&sample.setup, &start)?;
     let enrolment = sample.enrolment();
     let found = read_board(
         &sample.image,
         &start,
-        &model,
-        table,
+        &setup.colours,
+        setup.table,
         Some(&enrolment),
         recognizer,
     )?;

@@ -12,7 +12,7 @@ use super::outline::{fit_outline, outline_reach, push_side};
 use super::rectify::{quad_patch, shifted_quad, side_px, Quad, MARGIN_PX, PATCH_PX};
 use super::snap::snap_to_edges;
 use super::standing::Figures;
-use super::terrain::{expected_grid, terrain_grid, ClassMap, ColourModel};
+use super::terrain::{expected_grid, same_for_the_rules, terrain_grid, ClassMap, ColourModel};
 use super::tile::{Candidate, TileRecognizer};
 use super::viewpoint::{Pose, Viewpoint, NOMINAL_HFOV_DEG};
 use crate::rules::{catalogue, Dir, Pos, Rotation};
@@ -20,6 +20,9 @@ use crate::sim::camera::apply_homography;
 
 /// The least mean log-overlap per seen grid cell for a patch to count as a tile at all.
 pub const MIN_FIT: f64 = -0.7;
+/// Among how many of its likeliest readings the start tile's cell must count the start tile
+/// for a board read to go on ([`read_board`]; a figure on it may hide part of it).
+const START_AMONG: usize = 3;
 /// The least fit of a cell read in the first round of a board read ([`read_board`]).
 const SURE_FIT: f64 = -0.35;
 
@@ -697,7 +700,9 @@ pub fn in_view(quad: &Quad, frame: &Mat) -> bool {
 /// ([`snap_to_edges`]: far from the start tile, in a tilted view, the prediction drifts), and the
 /// cut the recogniser fits better is kept. A cell that showed no tile is tried again (up to
 /// [`TRIES`] times in all) once more tiles around it predict it better. The board first grows
-/// through cells read with a sure fit, then through the rest (down to [`MIN_FIT`]).
+/// through cells read with a sure fit, then through the rest (down to [`MIN_FIT`]). Nothing
+/// is read (an empty list) where the start tile's cell does not read as the start tile among
+/// its [`START_AMONG`] likeliest readings with at least that fit.
 pub fn read_board(
     frame: &Mat,
     start: &Quad,
@@ -729,6 +734,28 @@ pub fn read_board(
         figures,
         recognizer,
     };
+    // A picture that does not show the start tile where the calibration saw it (no board, a
+    // camera moved far, a blurred or washed-out picture) has nothing to read from.
+    let shows_start = match read_cut(
+        frame,
+        start,
+        model,
+        &table,
+        figures.map(|e| (e, [0.0, 0.0])),
+        recognizer,
+    )? {
+        Some((fit, candidates, _)) => {
+            fit >= MIN_FIT
+                && candidates
+                    .iter()
+                    .take(START_AMONG)
+                    .any(|c| c.tile == d && same_for_the_rules(d, c.rot, Rotation::R0))
+        }
+        None => false,
+    };
+    if !shows_start {
+        return Ok(Vec::new());
+    }
     let mut located: BTreeMap<Pos, Quad> = BTreeMap::new();
     let mut out = vec![Located {
         pos: Pos::new(0, 0),
