@@ -8,7 +8,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 
 use meeplecam::rules::catalogue;
 use meeplecam::vision::board::consistent_board;
-use meeplecam::vision::calibration::Calibration;
+use meeplecam::vision::calibration::{Calibration, SetupFrame};
 use meeplecam::vision::dataset::render_board;
 use meeplecam::vision::locate::read_board;
 use meeplecam::vision::occlusion::Occlusion;
@@ -61,9 +61,10 @@ fn board_1080p(c: &mut Criterion) {
         .unwrap();
     let set = catalogue().set("base").unwrap();
     let recognizer = TileRecognizer::for_set(set);
-    let setup = Calibration::from_setup_frame(&sample.setup)
-        .unwrap()
-        .unwrap();
+    let SetupFrame::Calibrated(setup) = Calibration::from_setup_frame(&sample.setup).unwrap()
+    else {
+        panic!("no setup in the setup frame");
+    };
     let enrolment = sample.enrolment();
     let read = || {
         let found = read_board(

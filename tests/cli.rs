@@ -485,6 +485,27 @@ fn calibrate_then_recognize_a_rendered_board() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no start tile found"));
+    // Nor is a setup picture three times too bright, clipped to white: it says so.
+    let setup = opencv::imgcodecs::imread(p("setup.png").as_str(), opencv::imgcodecs::IMREAD_COLOR)
+        .unwrap();
+    let mut washed = opencv::core::Mat::default();
+    setup.convert_to(&mut washed, -1, 3.0, 0.0).unwrap();
+    opencv::imgcodecs::imwrite(
+        p("washed-setup.png").as_str(),
+        &washed,
+        &opencv::core::Vector::new(),
+    )
+    .unwrap();
+    let out = meeplecam(&[
+        "calibrate",
+        "start-tile",
+        &p("washed-setup.png"),
+        "--out",
+        &p("washed.yaml"),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("washed out"), "{err}");
 }
 
 #[test]

@@ -1188,3 +1188,20 @@ fn a_cell_of_checked_cloth_once_read_as_no_tile_is_read_again_only_once_it_chang
     assert_every_turn_right(&truth, &tracker);
     assert_not_asked(&tracker, "at once");
 }
+
+#[test]
+fn a_washed_out_start_tile_is_registered_only_once_the_light_is_right() {
+    // Three times too much light clips the start tile's print to white: which way it lies and
+    // its colours cannot be told from it.
+    let mut table = Table::new();
+    let start = tile("D", 0, 0, Rotation::R0);
+    let mut tracker = Tracker::new(players(), None).unwrap();
+    table.gain = [3.0; 3];
+    let washed = table.shoot(&[start], &[], None);
+    feed(&mut tracker, &washed, 5);
+    assert!(tracker.calibration().is_none());
+    table.gain = [1.0; 3];
+    let lit = table.shoot(&[start], &[], None);
+    feed(&mut tracker, &lit, 5);
+    assert!(tracker.calibration().is_some());
+}

@@ -17,7 +17,7 @@ use meeplecam::sim::output::write_png;
 use meeplecam::track::eval::same_turn;
 use meeplecam::track::Event;
 use meeplecam::vision::board::consistent_board;
-use meeplecam::vision::calibration::Calibration;
+use meeplecam::vision::calibration::{Calibration, SetupFrame};
 use meeplecam::vision::charuco::BoardSpec;
 use meeplecam::vision::dataset::{render_board, write_board, Dataset};
 use meeplecam::vision::eval::evaluate;
@@ -393,14 +393,25 @@ fn read_photo(path: &Path, camera: Option<&Path>) -> Result<Mat, Failure> {
 
 fn calibrate_start_tile(args: StartTileArgs) -> Result<(), Failure> {
     let img = read_photo(&args.image, args.camera.as_deref())?;
-    let calibration = Calibration::from_setup_frame(&img)
+    let calibration = match Calibration::from_setup_frame(&img)
         .context("looking for the start tile and learning its colours")?
-        .ok_or_else(|| {
-            Failure::BadInput(anyhow!(
+    {
+        SetupFrame::Calibrated(c) => *c,
+        SetupFrame::NoStartTile => {
+            return Err(Failure::BadInput(anyhow!(
                 "no start tile found in {}: show it alone on the table",
                 args.image.display()
-            ))
-        })?;
+            )))
+        }
+        SetupFrame::WashedOut { clipped } => {
+            return Err(Failure::BadInput(anyhow!(
+                "the start tile in {} is washed out ({:.0} % of it clipped to white): lower \
+                 the camera's exposure or the light",
+                args.image.display(),
+                100.0 * clipped
+            )))
+        }
+    };
     calibration.save(&args.out)?;
     println!(
         "start tile at {:?}; wrote {}",

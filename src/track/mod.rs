@@ -27,7 +27,7 @@ use opencv::prelude::*;
 use crate::record::{turn_of, PlayerEntry, Record, TurnEntry, FORMAT_VERSION};
 use crate::rules::{Game, Pos, RuleOptions, Setup, Turn};
 use crate::sim::figures::colour_bgr;
-use crate::vision::calibration::Calibration;
+use crate::vision::calibration::{clipped_share, Calibration, WASHED_OUT};
 use crate::vision::figures::Enrolment;
 use crate::vision::locate::{find_start_tile, predict, predict_cell, table_like};
 use crate::vision::rectify::{side_px, Quad, MARGIN_PX};
@@ -442,9 +442,14 @@ impl Tracker {
     fn read_settled(&mut self, frame: &Mat) -> anyhow::Result<Vec<Event>> {
         let mut events = Vec::new();
         if self.calibration.is_none() {
-            if let Some(start) = find_start_tile(frame, &ColourModel::default())?
-                .filter(|q| plausible_tile(q, frame))
-            {
+            // A washed-out start tile tells neither its colours nor which way it lies.
+            let start = find_start_tile(frame, &ColourModel::default())?
+                .filter(|q| plausible_tile(q, frame));
+            let usable = match &start {
+                Some(q) => clipped_share(frame, q)? <= WASHED_OUT,
+                None => false,
+            };
+            if let Some(start) = start.filter(|_| usable) {
                 self.calibration = Some(Calibration::of_start_tile(frame, start)?);
                 self.quads.insert(Pos::new(0, 0), start);
                 self.remember_empty_looks(frame, Pos::new(0, 0), true)?;

@@ -101,14 +101,50 @@ pub(super) fn open_yaml(path: &Path) -> anyhow::Result<FileStorage> {
     Ok(fs)
 }
 
+/// What a setup frame tells ([`Calibration::from_setup_frame`]).
+#[derive(Debug)]
+pub enum SetupFrame {
+    /// The start tile, found and its colours learned.
+    Calibrated(Box<Calibration>),
+    /// No tile lies alone on the table.
+    NoStartTile,
+    /// The start tile shows, but so bright that most of its print is clipped to white (this
+    /// share of its pixels): its colours and even which way it lies cannot be told.
+    WashedOut { clipped: f64 },
+}
+
+/// The share of a start tile's pixels clipped to full brightness above which its picture is
+/// washed out. A rendered setup three times too bright clips 99 % of them and the tile is found
+/// turned half round; twice too bright, 96 %; 1.5 times, 27 % (and read right).
+pub const WASHED_OUT: f64 = 0.5;
+/// A channel value that counts as clipped.
+const CLIPPED: u8 = 250;
+
+/// The share of the pixels of the tile at `quad` in `frame` with some channel clipped to full
+/// brightness.
+pub fn clipped_share(frame: &Mat, quad: &Quad) -> opencv::Result<f64> {
+    let (patch, _) = quad_patch(frame, quad, 0)?;
+    let bytes = patch.data_bytes()?;
+    let pixels = bytes.len() / 3;
+    let clipped = bytes
+        .chunks_exact(3)
+        .filter(|p| p.iter().any(|&v| v >= CLIPPED))
+        .count();
+    Ok(clipped as f64 / pixels.max(1) as f64)
+}
+
 impl Calibration {
-    /// The setup a frame of the start tile alone on the table tells ([`Self::of_start_tile`]),
-    /// `None` where no start tile shows.
-    pub fn from_setup_frame(frame: &Mat) -> opencv::Result<Option<Calibration>> {
-        match find_start_tile(frame, &ColourModel::default())? {
-            Some(start) => Calibration::of_start_tile(frame, start).map(Some),
-            None => Ok(None),
+    /// What a frame of the start tile alone on the table tells: the setup
+    /// ([`Self::of_start_tile`]), or why there is none.
+    pub fn from_setup_frame(frame: &Mat) -> opencv::Result<SetupFrame> {
+        let Some(start) = find_start_tile(frame, &ColourModel::default())? else {
+            return Ok(SetupFrame::NoStartTile);
+        };
+        let clipped = clipped_share(frame, &start)?;
+        if clipped > WASHED_OUT {
+            return Ok(SetupFrame::WashedOut { clipped });
         }
+        Calibration::of_start_tile(frame, start).map(|c| SetupFrame::Calibrated(Box::new(c)))
     }
 
     /// The setup of a frame showing the start tile at `start`: its corners, the colours of its

@@ -6,7 +6,7 @@ use opencv::prelude::*;
 
 use super::board::{consistent_board, consistent_reading};
 use super::breakdown::Breakdown;
-use super::calibration::Calibration;
+use super::calibration::{Calibration, SetupFrame};
 use super::dataset::Sample;
 use super::figures::{FIGURE_SHARE, WIDER_PX};
 use super::locate::read_board;
@@ -391,7 +391,7 @@ fn read_whole_board(
     let truth = &sample.truth;
     let tile_px = |c: &[[f64; 2]; 4]| (c[1][0] - c[0][0]).hypot(c[1][1] - c[0][1]);
     let started = Instant::now();
-    let Some(setup) = Calibration::from_setup_frame(&sample.setup)? else {
+    let SetupFrame::Calibrated(setup) = Calibration::from_setup_frame(&sample.setup)? else {
         report.tiles += truth.tiles.len() - 1;
         return Ok(());
     };
