@@ -272,6 +272,25 @@ fn recognize_tile_reads_a_rendered_tile_and_survives_junk() {
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(!text.contains("panicked"));
+    // A picture of a few pixels is an image, too small to show a tile: it says so.
+    let dot = opencv::core::Mat::new_rows_cols_with_default(
+        3,
+        2,
+        opencv::core::CV_8UC3,
+        opencv::core::Scalar::all(90.0),
+    )
+    .unwrap();
+    let dot_png = dir.join("dot.png");
+    opencv::imgcodecs::imwrite(
+        dot_png.to_str().unwrap(),
+        &dot,
+        &opencv::core::Vector::new(),
+    )
+    .unwrap();
+    let out = meeplecam(&["recognize-tile", dot_png.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("2×3 pixels: too small"), "{err}");
 }
 
 #[test]

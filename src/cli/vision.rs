@@ -51,14 +51,7 @@ pub struct RecognizeTileArgs {
 }
 
 pub fn recognize_tile(args: RecognizeTileArgs) -> Result<(), Failure> {
-    let name = args.image.to_str().context("image path is not UTF-8")?;
-    let img = imgcodecs::imread(name, imgcodecs::IMREAD_COLOR).context("reading the image")?;
-    if img.empty() || img.cols() < 8 || img.rows() < 8 {
-        return Err(Failure::BadInput(anyhow!(
-            "cannot read {} as an image",
-            args.image.display()
-        )));
-    }
+    let img = read_image(&args.image)?;
     // The tile fills most of the frame: keep the central square.
     let side = img.cols().min(img.rows());
     let square = Rect::new((img.cols() - side) / 2, (img.rows() - side) / 2, side, side);
@@ -352,13 +345,25 @@ fn parse_squares(text: &str) -> Result<[i32; 2], String> {
     ])
 }
 
+/// The fewest pixels a picture must have each way to be read.
+const MIN_SIDE_PX: i32 = 16;
+
+/// The colour image at `path`; a clear error if it is none, or too small to show a tile.
 fn read_image(path: &std::path::Path) -> Result<opencv::core::Mat, Failure> {
     let name = path.to_str().context("image path is not UTF-8")?;
     let img = imgcodecs::imread(name, imgcodecs::IMREAD_COLOR).context("reading the image")?;
-    if img.empty() || img.cols() < 16 || img.rows() < 16 {
+    if img.empty() {
         return Err(Failure::BadInput(anyhow!(
             "cannot read {} as an image",
             path.display()
+        )));
+    }
+    if img.cols() < MIN_SIDE_PX || img.rows() < MIN_SIDE_PX {
+        return Err(Failure::BadInput(anyhow!(
+            "{} is {}×{} pixels: too small to show a tile (at least {MIN_SIDE_PX} each way)",
+            path.display(),
+            img.cols(),
+            img.rows()
         )));
     }
     Ok(img)
