@@ -260,6 +260,10 @@ pub fn eval(args: EvalArgs) -> Result<(), Failure> {
         tiles.breakdown.table()
     );
     println!(
+        "How far the per-tile probabilities can be trusted:\n\n{}",
+        tiles.reliability_table()
+    );
+    println!(
         "Full read of the same boards: grid registered from a setup frame of the start tile, \
          nothing taken from the truth:\n"
     );

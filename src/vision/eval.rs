@@ -46,6 +46,9 @@ pub struct TileReport {
     pub boards_right_with_rules: usize,
     /// Milliseconds per tile recognition (rectify + classify + match), sorted.
     pub tile_ms: Vec<f64>,
+    /// Per tile read: the probability its likeliest reading was given ([`stated`]) and
+    /// whether that reading was right.
+    pub confidence: Vec<(f64, bool)>,
     /// Followers on the tiles read.
     pub followers: usize,
     /// Of those, seen in the right colour.
@@ -63,7 +66,66 @@ pub struct TileReport {
     pub breakdown: Breakdown,
 }
 
+/// The probability a reading gives its likeliest answer, with the rotations of that type the
+/// rules cannot tell from it.
+pub fn stated(ranked: &[Candidate]) -> f64 {
+    let Some(top) = ranked.first() else {
+        return 0.0;
+    };
+    ranked
+        .iter()
+        .filter(|c| c.tile == top.tile && same_for_the_rules(c.tile, c.rot, top.rot))
+        .map(|c| c.probability)
+        .sum()
+}
+
+/// Upper ends of the bins of stated probability in [`TileReport::reliability_table`].
+const CONFIDENCE_BINS: [f64; 6] = [0.5, 0.8, 0.95, 0.99, 0.999, f64::INFINITY];
+
 impl TileReport {
+    /// How well the readings' probabilities are calibrated, as a Markdown table: the tile reads
+    /// binned by the probability given to their likeliest reading, with the mean of that
+    /// probability and the share that was right; then the expected calibration error (the
+    /// gap between the two, weighted by the reads in each bin).
+    pub fn reliability_table(&self) -> String {
+        let mut out = String::from(
+            "| probability given to the likeliest reading | reads | mean given | right |\n\
+             |---|---|---|---|\n",
+        );
+        let mut gap = 0.0;
+        let mut low = 0.0;
+        for high in CONFIDENCE_BINS {
+            let bin: Vec<&(f64, bool)> = self
+                .confidence
+                .iter()
+                .filter(|(p, _)| (low..high).contains(p))
+                .collect();
+            if !bin.is_empty() {
+                let n = bin.len() as f64;
+                let given = bin.iter().map(|(p, _)| p).sum::<f64>() / n;
+                let right = bin.iter().filter(|(_, r)| *r).count() as f64 / n;
+                gap += n * (given - right).abs();
+                let range = if high.is_finite() {
+                    format!("{low} – {high}")
+                } else {
+                    format!("≥ {low}")
+                };
+                out += &format!(
+                    "| {range} | {} | {:.2} % | {:.2} % |\n",
+                    bin.len(),
+                    100.0 * given,
+                    100.0 * right
+                );
+            }
+            low = high;
+        }
+        let total = self.confidence.len().max(1) as f64;
+        out + &format!(
+            "\nexpected calibration error: {:.2} points\n",
+            100.0 * gap / total
+        )
+    }
+
     /// Median recognition time per tile, ms.
     pub fn median_ms(&self) -> f64 {
         self.tile_ms
@@ -241,6 +303,9 @@ fn read_tiles(
         readings.push((Pos::new(t.cell[0], t.cell[1]), ranked.clone()));
         truths.push((Pos::new(t.cell[0], t.cell[1]), (id, rot)));
         let same = |c: &Candidate| c.tile == id && same_for_the_rules(id, c.rot, rot);
+        report
+            .confidence
+            .push((stated(&ranked), ranked.first().is_some_and(same)));
         report.tiles += 1;
         let bare = !sample.truth.meeples.iter().any(|m| m.cell == t.cell);
         if bare {
@@ -455,4 +520,52 @@ fn read_whole_board(
         report.boards_right += 1;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reading_states_its_likeliest_answer_with_the_turns_the_rules_cannot_tell_apart() {
+        let cat = catalogue();
+        let (u, v) = (cat.tile_id("U").unwrap(), cat.tile_id("V").unwrap());
+        let c = |tile, rot, probability| Candidate {
+            tile,
+            rot,
+            probability,
+        };
+        // The straight road is the same road turned half round; the curve is another tile.
+        let ranked = [
+            c(u, Rotation::R0, 0.5),
+            c(u, Rotation::R180, 0.3),
+            c(v, Rotation::R0, 0.15),
+            c(u, Rotation::R90, 0.05),
+        ];
+        assert!((stated(&ranked) - 0.8).abs() < 1e-9);
+        assert_eq!(stated(&[]), 0.0);
+    }
+
+    #[test]
+    fn the_reliability_table_bins_reads_by_the_probability_given_and_weighs_the_gaps() {
+        let report = TileReport {
+            confidence: vec![(0.6, true), (0.6, false), (0.9995, true)],
+            ..TileReport::default()
+        };
+        let table = report.reliability_table();
+        assert!(
+            table.contains("| 0.5 – 0.8 | 2 | 60.00 % | 50.00 % |"),
+            "{table}"
+        );
+        assert!(
+            table.contains("| ≥ 0.999 | 1 | 99.95 % | 100.00 % |"),
+            "{table}"
+        );
+        assert!(!table.contains("| 0 – 0.5 |"), "{table}");
+        // (2 × 10 points + 1 × 0.05 points) / 3 reads.
+        assert!(
+            table.contains("expected calibration error: 6.68 points"),
+            "{table}"
+        );
+    }
 }
