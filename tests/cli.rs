@@ -180,6 +180,24 @@ fn the_readme_example_record_replays() {
 }
 
 #[cfg(feature = "vision")]
+/// Writes a picture of one grey `level` and `size` (width, height) pixels to `path`.
+fn plain_picture(path: &std::path::Path, size: [i32; 2], level: f64) -> PathBuf {
+    let picture = opencv::core::Mat::new_rows_cols_with_default(
+        size[1],
+        size[0],
+        opencv::core::CV_8UC3,
+        opencv::core::Scalar::all(level),
+    )
+    .unwrap();
+    opencv::imgcodecs::imwrite(
+        path.to_str().unwrap(),
+        &picture,
+        &opencv::core::Vector::new(),
+    )
+    .unwrap();
+    path.to_path_buf()
+}
+
 #[test]
 fn recognize_tile_reads_a_rendered_tile_and_survives_junk() {
     let dir = std::env::temp_dir().join(format!("meeplecam-rt-{}", std::process::id()));
@@ -254,39 +272,13 @@ fn recognize_tile_reads_a_rendered_tile_and_survives_junk() {
     std::fs::write(&junk, b"not a png").unwrap();
     let out = meeplecam(&["recognize-tile", junk.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
-    let grey = opencv::core::Mat::new_rows_cols_with_default(
-        300,
-        500,
-        opencv::core::CV_8UC3,
-        opencv::core::Scalar::all(128.0),
-    )
-    .unwrap();
-    let grey_png = dir.join("grey.png");
-    opencv::imgcodecs::imwrite(
-        grey_png.to_str().unwrap(),
-        &grey,
-        &opencv::core::Vector::new(),
-    )
-    .unwrap();
+    let grey_png = plain_picture(&dir.join("grey.png"), [500, 300], 128.0);
     let out = meeplecam(&["recognize-tile", grey_png.to_str().unwrap()]);
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(!text.contains("panicked"));
     // A picture of a few pixels is an image, too small to show a tile: it says so.
-    let dot = opencv::core::Mat::new_rows_cols_with_default(
-        3,
-        2,
-        opencv::core::CV_8UC3,
-        opencv::core::Scalar::all(90.0),
-    )
-    .unwrap();
-    let dot_png = dir.join("dot.png");
-    opencv::imgcodecs::imwrite(
-        dot_png.to_str().unwrap(),
-        &dot,
-        &opencv::core::Vector::new(),
-    )
-    .unwrap();
+    let dot_png = plain_picture(&dir.join("dot.png"), [2, 3], 90.0);
     let out = meeplecam(&["recognize-tile", dot_png.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
@@ -359,6 +351,17 @@ fn selfplay_and_legal_with_expansions() {
 }
 
 #[cfg(feature = "vision")]
+/// `meeplecam recognize IMAGE --calibration FILE --json`, which must succeed, as JSON.
+fn recognize_json(image: &str, calibration: &str) -> serde_json::Value {
+    let out = meeplecam(&["recognize", image, "--calibration", calibration, "--json"]);
+    assert!(
+        out.status.success(),
+        "{image}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 #[test]
 fn calibrate_then_recognize_a_rendered_board() {
     let dir = std::env::temp_dir().join(format!("meeplecam-rec-{}", std::process::id()));
@@ -408,19 +411,7 @@ fn calibrate_then_recognize_a_rendered_board() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let out = meeplecam(&[
-        "recognize",
-        &p("board.png"),
-        "--calibration",
-        &p("table.yaml"),
-        "--json",
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let read: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let read = recognize_json(&p("board.png"), &p("table.yaml"));
     let truth: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("board.json")).unwrap()).unwrap();
     let tiles = read["tiles"].as_array().unwrap();
@@ -474,19 +465,7 @@ fn calibrate_then_recognize_a_rendered_board() {
     for (name, picture) in [("white.png", white), ("washed.png", washed)] {
         opencv::imgcodecs::imwrite(p(name).as_str(), &picture, &opencv::core::Vector::new())
             .unwrap();
-        let out = meeplecam(&[
-            "recognize",
-            &p(name),
-            "--calibration",
-            &p("table.yaml"),
-            "--json",
-        ]);
-        assert!(
-            out.status.success(),
-            "{name}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let read: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let read = recognize_json(&p(name), &p("table.yaml"));
         assert_eq!(read["tiles"], serde_json::json!([]), "{name}");
         assert!(
             read["nothing_found"]
