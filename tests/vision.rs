@@ -988,25 +988,35 @@ fn paint(patch: &mut opencv::core::Mat, centre: [i32; 2], r: [f32; 2], bgr: [u8;
     }
 }
 
-#[test]
-fn a_small_light_shield_plate_counts_as_a_pennant_and_a_wall_does_not() {
-    use meeplecam::geometry::TileShape;
-    use meeplecam::vision::pennant::ShieldMap;
+/// Where (patch pixels) the shield of tile `with` turned `rot` is printed, and the log-odds a
+/// shield map gives `with` (a city with a pennant) over `without` (the same city without).
+fn shield_odds(
+    with: &str,
+    without: &str,
+    rot: Rotation,
+) -> (
+    [i32; 2],
+    impl Fn(&meeplecam::vision::pennant::ShieldMap) -> f64,
+) {
+    use meeplecam::geometry::{rotate, TileShape};
     use meeplecam::vision::rectify::PATCH_PX;
 
     let cat = catalogue();
-    let (m, n) = (cat.tile_id("M").unwrap(), cat.tile_id("N").unwrap());
-    let rot = Rotation::R90;
+    let (a, b) = (cat.tile_id(with).unwrap(), cat.tile_id(without).unwrap());
     let side = PATCH_PX as usize;
-    let ratio = |map: &ShieldMap| {
-        map.log_likelihood(m, rot, 0, 0, side) - map.log_likelihood(n, rot, 0, 0, side)
-    };
+    let spot = patch_px(rotate(TileShape::of(a).pennants[0], rot));
+    (spot, move |map: &meeplecam::vision::pennant::ShieldMap| {
+        map.log_likelihood(a, rot, 0, 0, side) - map.log_likelihood(b, rot, 0, 0, side)
+    })
+}
+
+#[test]
+fn a_small_light_shield_plate_counts_as_a_pennant_and_a_wall_does_not() {
+    use meeplecam::vision::pennant::ShieldMap;
+
+    let (spot, ratio) = shield_odds("M", "N", Rotation::R90);
     let city = [60, 110, 170];
     // A blurred shield: a light plate with a dark bluish mark, too grey for shield blue.
-    let spot = patch_px(meeplecam::geometry::rotate(
-        TileShape::of(m).pennants[0],
-        rot,
-    ));
     let mut shield = plain_patch(city);
     paint(&mut shield, spot, [3.5, 4.0], [225, 225, 222]);
     paint(&mut shield, spot, [1.0, 1.5], [95, 88, 82]);
@@ -1025,16 +1035,10 @@ fn a_small_light_shield_plate_counts_as_a_pennant_and_a_wall_does_not() {
 
 #[test]
 fn in_an_edition_with_blue_roofs_a_patch_of_their_blue_is_no_shield_but_a_shield_is() {
-    use meeplecam::geometry::TileShape;
     use meeplecam::vision::pennant::ShieldMap;
-    use meeplecam::vision::rectify::PATCH_PX;
 
-    let cat = catalogue();
-    let (o, p) = (cat.tile_id("O").unwrap(), cat.tile_id("P").unwrap());
-    let rot = Rotation::R0;
-    let side = PATCH_PX as usize;
+    let (spot, odds) = shield_odds("O", "P", Rotation::R0);
     let city = [60, 110, 170];
-    let spot = patch_px(TileShape::of(o).pennants[0]);
     // Blue on white, bigger than the start tile's largest roof (9 pixels here): dark navy like
     // the roofs the start tile showed, or the lighter blue of a shield.
     let roof = [150, 70, 72];
@@ -1045,10 +1049,11 @@ fn in_an_edition_with_blue_roofs_a_patch_of_their_blue_is_no_shield_but_a_shield
         patch
     };
     let ratio = |patch: &opencv::core::Mat, roof: Option<[f32; 3]>| {
-        let map = ShieldMap::new(patch, None, [1.0; 3])
-            .unwrap()
-            .with_city_print(9, roof);
-        map.log_likelihood(o, rot, 0, 0, side) - map.log_likelihood(p, rot, 0, 0, side)
+        odds(
+            &ShieldMap::new(patch, None, [1.0; 3])
+                .unwrap()
+                .with_city_print(9, roof),
+        )
     };
     let roof_colour = Some(roof.map(f32::from));
     let (navy, shield) = (on_white(roof), on_white([195, 125, 120]));
