@@ -810,11 +810,11 @@ fn a_hand_held_still_over_a_new_tile_is_not_read_as_the_tile() {
     table.camera = Camera::overhead([1280, 720], 60.0, [22.75, -10.0], 250.0);
     let (mut tracker, start) = registered(&mut table);
 
-    // Ann lays Q (a three-sided city, its field north) north of the start tile; her hand rests
-    // on it while Bob slides his drawn tile about off the board (the table is moving, the
-    // cell still: a glimpse of nothing but skin, which reads like a city). Then her farmer
-    // lies on the field.
-    let q = tile("Q", 0, -1, Rotation::R180);
+    // Ann lays E (a city cap, turned to face the start tile's city) north of the start tile;
+    // her hand rests on it while Bob slides his drawn tile about off the board (the table is
+    // moving, the cell still: a glimpse of nothing but skin, which reads like a city). Then
+    // her farmer lies on the field.
+    let e = tile("E", 0, -1, Rotation::R180);
     let [x, y] = table.camera.project([22.75, -22.75, 0.0]).unwrap();
     let hand = Arm {
         from: [-200.0, y + 100.0],
@@ -825,19 +825,19 @@ fn a_hand_held_still_over_a_new_tile_is_not_read_as_the_tile() {
     };
     for k in 0..4 {
         let drawn = tile("U", 3, k - 2, Rotation::R0);
-        let frame = table.shoot(&[start, q, drawn], &[], Some(hand));
+        let frame = table.shoot(&[start, e, drawn], &[], Some(hand));
         tracker.feed(&frame).unwrap();
     }
-    let farmer = MeepleOnTable::on(&q, "NL".parse().unwrap(), Colour::Red, Figure::Normal, 0.0)
+    let farmer = MeepleOnTable::on(&e, "NL".parse().unwrap(), Colour::Red, Figure::Normal, 0.0)
         .expect("a follower spot on the field");
-    feed(&mut tracker, &table.shoot(&[start, q], &[farmer], None), 5);
+    feed(&mut tracker, &table.shoot(&[start, e], &[farmer], None), 5);
 
     // The still picture is read, not the glimpse of the hand.
     let turns = tracker.turns();
     assert_eq!(turns.len(), 1, "questions: {:?}", tracker.questions());
     assert_eq!(
         (turns[0].tile.as_str(), turns[0].rot),
-        ("Q", Some(180)),
+        ("E", Some(180)),
         "questions: {:?}",
         tracker.questions()
     );

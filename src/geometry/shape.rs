@@ -124,6 +124,7 @@ impl TileShape {
                 FeatureKind::Field => Outline::Rest,
             })
             .collect();
+        end_roads_at_gates(tile, &mut outlines);
         let mut scenery = river(tile);
         scenery.extend(stubs(tile, &outlines));
         scenery.extend(dividers(tile, &outlines));
@@ -350,6 +351,38 @@ fn reach(from: Point, to: Point, poly: &[Point]) -> Point {
         })
         .find(|&p| inside_polygon(poly, p))
         .unwrap_or(to)
+}
+
+/// Cuts every road that ends inside a city (one holding the tile's centre) at the city's wall:
+/// every edition prints such a road up to a gate, none under the houses.
+fn end_roads_at_gates(tile: &TileType, outlines: &mut [Outline]) {
+    let walls: Vec<Vec<Point>> = tile
+        .features
+        .iter()
+        .zip(outlines.iter())
+        .filter_map(|(f, o)| match o {
+            Outline::Area(poly) if f.kind == FeatureKind::City => Some(poly.clone()),
+            _ => None,
+        })
+        .collect();
+    for (f, o) in tile.features.iter().zip(outlines.iter_mut()) {
+        let Outline::Strip { centreline, .. } = o else {
+            continue;
+        };
+        let Some(&end) = centreline.last().filter(|_| f.kind == FeatureKind::Road) else {
+            continue;
+        };
+        let Some(wall) = walls.iter().find(|poly| inside_polygon(poly, end)) else {
+            continue;
+        };
+        if let Some(first_in) = centreline.iter().position(|&p| inside_polygon(wall, p)) {
+            if first_in > 0 {
+                let gate = reach(centreline[first_in - 1], centreline[first_in], wall);
+                centreline.truncate(first_in);
+                centreline.push(gate);
+            }
+        }
+    }
 }
 
 /// Where a city's edges are, on average: the direction its gate faces from the centre.
@@ -771,6 +804,30 @@ mod tests {
             let s = shape(name);
             assert_eq!(s.pennants.len(), 1, "{name}");
             assert_eq!(s.labels.at(s.pennants[0]), 0, "{name}");
+        }
+    }
+
+    #[test]
+    fn a_road_into_a_city_ends_at_its_gate() {
+        // S and T: the city holds the centre, the road runs from the south edge to the wall.
+        for name in ["S", "T"] {
+            let s = TileShape::of(catalogue().tile_id(name).unwrap());
+            let (city, road) = (0, 1);
+            assert_eq!(s.labels.at([0.5, 0.97]), road, "{name} at the edge");
+            assert_eq!(s.labels.at([0.5, 0.5]), city, "{name} in the centre");
+            // The wall (the city's edge at x = 0.5) lies a quarter tile in from the south edge:
+            // the road reaches it, and no further in than its rounded end.
+            let wall = (0..=100)
+                .map(|k| k as f32 / 100.0)
+                .find(|&y| s.labels.at([0.35, y]) != city)
+                .unwrap();
+            assert!((0.65..0.8).contains(&wall), "{name}: wall at {wall}");
+            assert_eq!(s.labels.at([0.5, wall + 0.02]), road, "{name} at the gate");
+            assert_eq!(
+                s.labels.at([0.5, wall - 0.08]),
+                city,
+                "{name} inside the gate"
+            );
         }
     }
 }
