@@ -116,12 +116,9 @@ impl Enrolment {
                 continue;
             }
             let own = mask_where(size.0, size.1, nearest.iter().map(|&i| i == colour))?;
-            // Every patch of the colour big enough is kept out of the terrain (a figure's
-            // shadow, the gaps between tiles), but only its paint makes figures.
+            // Big patches of the colour are kept out of the terrain (figures with their
+            // shadows: see `hide_parts`), but only its paint makes figures.
             let parts = Parts::of(&own)?;
-            let keep = (0..parts.len())
-                .map(|i| Ok(i > 0 && parts.area(i)? >= min_area))
-                .collect::<opencv::Result<Vec<bool>>>()?;
             let shaded = nearest.iter().zip(&shade).any(|(&i, &s)| i == colour && s);
             if shaded {
                 let paint = nearest.iter().zip(&shade).map(|(&i, &s)| i == colour && !s);
@@ -130,14 +127,41 @@ impl Enrolment {
             } else {
                 figures_among(&parts, colour, min_area, &mut blobs)?;
             }
-            let labels = &parts.labels;
-            for (k, &l) in kept.iter_mut().zip(labels.data_typed::<i32>()?) {
-                *k |= keep[l.max(0) as usize];
-            }
+            hide_parts(&parts, min_area, &mut kept)?;
         }
         let mask = mask_where(size.0, size.1, kept)?;
         Ok((grow_mask(&mask, FIGURE_GROWN)?, blobs))
     }
+}
+
+/// Marks in `hidden` the pixels of a figure colour's `parts` that the terrain must not see:
+/// each part of `min_area` pixels or more shaped like a figure (a figure with its shadow); of
+/// any other part (the gaps between tiles, a tile's dark printed rim, with or without a figure
+/// touching them), the pieces of that size left once its long, thin lines are taken out.
+fn hide_parts(parts: &Parts, min_area: i32, hidden: &mut [bool]) -> opencv::Result<()> {
+    let big = |p: &Parts, i: usize| -> opencv::Result<bool> { Ok(i > 0 && p.area(i)? >= min_area) };
+    let mark = |p: &Parts, keep: &[bool], hidden: &mut [bool]| -> opencv::Result<()> {
+        for (h, &l) in hidden.iter_mut().zip(p.labels.data_typed::<i32>()?) {
+            *h |= keep[l.max(0) as usize];
+        }
+        Ok(())
+    };
+    let mut whole = vec![false; parts.len()];
+    for (i, hide_whole) in whole.iter_mut().enumerate().skip(1) {
+        if !big(parts, i)? {
+            continue;
+        }
+        if parts.compact(i)? {
+            *hide_whole = true;
+            continue;
+        }
+        let freed = parts.freed(i)?;
+        let pieces = (0..freed.len())
+            .map(|j| big(&freed, j))
+            .collect::<opencv::Result<Vec<bool>>>()?;
+        mark(&freed, &pieces, hidden)?;
+    }
+    mark(parts, &whole, hidden)
 }
 
 /// Adds to `blobs` the figures of enrolled colour `colour` among the `parts` of its paint in a
@@ -159,7 +183,7 @@ fn figures_among(
             blobs.push(parts.blob(i, colour, w, h)?);
             continue;
         }
-        let freed = Parts::of(&without_gap_lines(&parts.only(i)?, GAP_LONG, GAP_THIN)?)?;
+        let freed = parts.freed(i)?;
         for j in 1..freed.len() {
             if freed.area(j)? >= min_area && freed.compact(j)? {
                 blobs.push(freed.blob(j, colour, w, h)?);
@@ -268,6 +292,12 @@ impl Parts {
         let [xx, _, yy] = self.spreads[i].second;
         let disc = f64::from(self.area(i)?) / (2.0 * std::f64::consts::PI);
         Ok(xx + yy <= FIGURE_SPREAD * disc)
+    }
+
+    /// The parts of part `i` once the long, thin lines of gaps between tiles are taken out of
+    /// it ([`without_gap_lines`]).
+    fn freed(&self, i: usize) -> opencv::Result<Parts> {
+        Parts::of(&without_gap_lines(&self.only(i)?, GAP_LONG, GAP_THIN)?)
     }
 
     /// A mask of part `i` alone.
@@ -574,14 +604,17 @@ mod tests {
     }
 
     #[test]
-    fn the_gaps_framing_a_cell_at_a_dark_table_are_no_black_figure() {
+    fn the_gaps_framing_a_cell_at_a_dark_table_are_no_black_figure_and_hide_no_terrain() {
         let enrolment = Enrolment::new(vec![RED, BLACK], 55.0);
         let (mask, blobs) = enrolment
             .find(&field_with(&gaps()), &ColourModel::default(), 0.03)
             .unwrap();
         assert!(blobs.is_empty(), "{blobs:?}");
-        // Still no terrain to read there.
-        assert_eq!(*mask.at_2d::<u8>(40, 5).unwrap(), 255);
+        // The field beside a gap shows, as do the tile's own sides where its print has a dark
+        // rim (some editions shade two sides of every tile): a road crossing there is seen.
+        for (row, col) in [(40, 9), (40, 5), (70, 40), (74, 40)] {
+            assert_eq!(*mask.at_2d::<u8>(row, col).unwrap(), 0, "({row}, {col})");
+        }
     }
 
     #[test]
@@ -596,10 +629,14 @@ mod tests {
         ] {
             let mut parts = gaps();
             parts.push((figure, black));
-            let (_, blobs) = enrolment
+            let (mask, blobs) = enrolment
                 .find(&field_with(&parts), &ColourModel::default(), 0.03)
                 .unwrap();
             assert_eq!(blobs.len(), 1, "{figure:?}: {blobs:?}");
+            // The figure hides the terrain under it; the gaps away from it hide none.
+            let at = |x: f64, y: f64| *mask.at_2d::<u8>(y as i32, x as i32).unwrap();
+            assert_eq!(at(middle[0], middle[1]), 255, "{figure:?}");
+            assert_eq!(at(60.0, 5.0), 0, "{figure:?}");
             // The stretch of gap beside it stays with it: its middle moves a little that way.
             let [x, y] = blobs[0].centroid;
             assert!(
