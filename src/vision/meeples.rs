@@ -213,20 +213,24 @@ pub fn read_followers(
             // field's about as near: where it stands is unsure (a farmer lying beside a road
             // can look like a figure standing on it).
             let lying_maybe = kind != FeatureKind::Field && f64::from(best) > FAR_FROM_SPOT;
+            // Read on a field (a farmer lies anywhere on it) but told standing by its outline:
+            // a figure standing at the edge of a short road beside that field is as likely.
+            let told = pose(b, rise);
+            let standing_maybe = kind == FeatureKind::Field && told == Some(false);
             let other = scored
                 .get(1)
                 .filter(|(d, _, _)| f64::from(*d - best) < SURE_NEARER)
                 .or_else(|| {
                     scored.iter().find(|(d, k, _)| {
-                        lying_maybe
-                            && *k == FeatureKind::Field
+                        (lying_maybe && *k == FeatureKind::Field
+                            || standing_maybe && *k != FeatureKind::Field)
                             && f64::from(*d - best) < FARMER_WITHIN
                     })
                 })
                 .and_then(|&(_, k, ports)| Some((ports.iter().next()?, k)));
             // Torn between a field and a feature one stands on, the figure's outline may tell
             // whether it lies or stands.
-            let (port, kind, doubt) = match (other, pose(b, rise)) {
+            let (port, kind, doubt) = match (other, told) {
                 (Some(o), Some(lying))
                     if (kind == FeatureKind::Field) != (o.1 == FeatureKind::Field) =>
                 {
@@ -452,6 +456,45 @@ mod tests {
         let round = from_above(Some(elongated(1.0)));
         assert_eq!((round[0].kind, round[0].doubt), (FeatureKind::Field, None));
         assert_eq!(from_above(Some(elongated(1.27))), from_above(None));
+    }
+
+    #[test]
+    fn a_figure_told_standing_beside_a_short_road_stands_on_it_not_in_the_field() {
+        // T turned 90° (its road runs west from the city's gate, a quarter tile long); a knight
+        // on the road seen at a slant (seed 4848 game 14): its middle over the field north of
+        // the road, its foot at the road's edge, nearer the field than the road's spot.
+        let t = catalogue().tile_id("T").unwrap();
+        let rise = [-0.1, -0.35];
+        let scale = f64::from(PATCH_PX) / (1.0 - 2.0 * INSET);
+        let margin = 8;
+        let to_patch = |v: f64| f64::from(margin) + (v - INSET) * scale;
+        let read = |spread| {
+            let figure = Blob {
+                colour: 0,
+                centroid: [to_patch(0.17), to_patch(0.28)],
+                cut_below: false,
+                area: 500,
+                spread,
+            };
+            let read =
+                read_followers(&[figure], margin, [0.0, 0.0], t, Rotation::R90, rise, &|_| false);
+            assert_eq!(read.len(), 1, "{read:?}");
+            read[0]
+        };
+        // Untold, it reads as a farmer in the field its middle lies on.
+        let untold = read(None);
+        assert_eq!(untold.kind, FeatureKind::Field, "{untold:?}");
+        assert!(untold.at[1] < 0.44, "foot off the road: {untold:?}");
+        // Told standing by its outline (a narrow head trailing the way tops rise): on the road.
+        let standing = read(Some(skewed(rise, 0.15)));
+        assert_eq!(
+            (standing.kind, standing.port, standing.doubt),
+            (FeatureKind::Road, "W".parse().unwrap(), None),
+            "{standing:?}"
+        );
+        // Told lying: the farmer it looked like.
+        let lying = read(Some(skewed(rise, -0.15)));
+        assert_eq!((lying.kind, lying.doubt), (FeatureKind::Field, None), "{lying:?}");
     }
 
     #[test]
