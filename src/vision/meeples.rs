@@ -476,8 +476,15 @@ mod tests {
                 area: 500,
                 spread,
             };
-            let read =
-                read_followers(&[figure], margin, [0.0, 0.0], t, Rotation::R90, rise, &|_| false);
+            let read = read_followers(
+                &[figure],
+                margin,
+                [0.0, 0.0],
+                t,
+                Rotation::R90,
+                rise,
+                &|_| false,
+            );
             assert_eq!(read.len(), 1, "{read:?}");
             read[0]
         };
@@ -494,7 +501,11 @@ mod tests {
         );
         // Told lying: the farmer it looked like.
         let lying = read(Some(skewed(rise, -0.15)));
-        assert_eq!((lying.kind, lying.doubt), (FeatureKind::Field, None), "{lying:?}");
+        assert_eq!(
+            (lying.kind, lying.doubt),
+            (FeatureKind::Field, None),
+            "{lying:?}"
+        );
     }
 
     #[test]
