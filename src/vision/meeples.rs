@@ -370,6 +370,30 @@ mod tests {
         }
     }
 
+    /// The one follower read from a red figure of 500 pixels with its middle at `at` (tile
+    /// units) in an 8-pixel-margin patch, its outline `spread` (if wholly in view), on `tile`
+    /// lying with `rot`, where tops rise `rise`; no tile lies below.
+    fn read_one(
+        at: [f64; 2],
+        spread: Option<Spread>,
+        tile: TileId,
+        rot: Rotation,
+        rise: [f64; 2],
+    ) -> FollowerRead {
+        let margin = 8;
+        let scale = f64::from(PATCH_PX) / (1.0 - 2.0 * INSET);
+        let figure = Blob {
+            colour: 0,
+            centroid: at.map(|v| f64::from(margin) + (v - INSET) * scale),
+            cut_below: false,
+            area: 500,
+            spread,
+        };
+        let read = read_followers(&[figure], margin, [0.0, 0.0], tile, rot, rise, &|_| false);
+        assert_eq!(read.len(), 1, "{read:?}");
+        read[0]
+    }
+
     /// A spread whose pixels are skewed by `skew` along `dir` and by nothing across it.
     fn skewed(dir: [f64; 2], skew: f64) -> Spread {
         let len = dir[0].hypot(dir[1]);
@@ -387,29 +411,7 @@ mod tests {
         // is about as near the field's spot as its foot, standing, is to the road's.
         let s = catalogue().tile_id("S").unwrap();
         let rise = [0.098, -0.459];
-        let scale = f64::from(PATCH_PX) / (1.0 - 2.0 * INSET);
-        let margin = 8;
-        let to_patch = |v: f64| f64::from(margin) + (v - INSET) * scale;
-        let figure = |spread| Blob {
-            colour: 0,
-            centroid: [to_patch(0.7005), to_patch(0.7116)],
-            cut_below: false,
-            area: 500,
-            spread,
-        };
-        let read = |spread| {
-            let read = read_followers(
-                &[figure(spread)],
-                margin,
-                [0.0, 0.0],
-                s,
-                Rotation::R0,
-                rise,
-                &|_| false,
-            );
-            assert_eq!(read.len(), 1, "{read:?}");
-            read[0]
-        };
+        let read = |spread| read_one([0.7005, 0.7116], spread, s, Rotation::R0, rise);
         let unsure = read(None);
         assert!(unsure.doubt.is_some(), "{unsure:?}");
         let kinds = [
@@ -436,25 +438,15 @@ mod tests {
         // Seen from above, skew tells nothing, but a standing figure shows only its top, a
         // bar, and a lying one its rounder outline.
         let above = [0.02, -0.1];
-        let from_above = |spread| {
-            read_followers(
-                &[figure(spread)],
-                margin,
-                [0.0, 0.0],
-                s,
-                Rotation::R0,
-                above,
-                &|_| false,
-            )
-        };
+        let from_above = |spread| read_one([0.7005, 0.7116], spread, s, Rotation::R0, above);
         let elongated = |ratio: f64| Spread {
             second: [ratio * ratio, 0.0, 1.0],
             ..skewed(above, 0.15)
         };
         let bar = from_above(Some(elongated(2.0)));
-        assert_eq!((bar[0].kind, bar[0].doubt), (FeatureKind::Road, None));
+        assert_eq!((bar.kind, bar.doubt), (FeatureKind::Road, None));
         let round = from_above(Some(elongated(1.0)));
-        assert_eq!((round[0].kind, round[0].doubt), (FeatureKind::Field, None));
+        assert_eq!((round.kind, round.doubt), (FeatureKind::Field, None));
         assert_eq!(from_above(Some(elongated(1.27))), from_above(None));
     }
 
@@ -465,29 +457,7 @@ mod tests {
         // the road, its foot at the road's edge, nearer the field than the road's spot.
         let t = catalogue().tile_id("T").unwrap();
         let rise = [-0.1, -0.35];
-        let scale = f64::from(PATCH_PX) / (1.0 - 2.0 * INSET);
-        let margin = 8;
-        let to_patch = |v: f64| f64::from(margin) + (v - INSET) * scale;
-        let read = |spread| {
-            let figure = Blob {
-                colour: 0,
-                centroid: [to_patch(0.17), to_patch(0.28)],
-                cut_below: false,
-                area: 500,
-                spread,
-            };
-            let read = read_followers(
-                &[figure],
-                margin,
-                [0.0, 0.0],
-                t,
-                Rotation::R90,
-                rise,
-                &|_| false,
-            );
-            assert_eq!(read.len(), 1, "{read:?}");
-            read[0]
-        };
+        let read = |spread| read_one([0.17, 0.28], spread, t, Rotation::R90, rise);
         // Untold, it reads as a farmer in the field its middle lies on.
         let untold = read(None);
         assert_eq!(untold.kind, FeatureKind::Field, "{untold:?}");
