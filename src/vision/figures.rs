@@ -119,26 +119,45 @@ impl Enrolment {
             // Big patches of the colour are kept out of the terrain (figures with their
             // shadows: see `hide_parts`), but only its paint makes figures.
             let parts = Parts::of(&own)?;
+            let freed = freed_of(&parts, min_area)?;
             let shaded = nearest.iter().zip(&shade).any(|(&i, &s)| i == colour && s);
             if shaded {
                 let paint = nearest.iter().zip(&shade).map(|(&i, &s)| i == colour && !s);
-                let paint = mask_where(size.0, size.1, paint)?;
-                figures_among(&Parts::of(&paint)?, colour, min_area, &mut blobs)?;
+                let paint = Parts::of(&mask_where(size.0, size.1, paint)?)?;
+                let paint_freed = freed_of(&paint, min_area)?;
+                figures_among(&paint, &paint_freed, colour, min_area, &mut blobs)?;
             } else {
-                figures_among(&parts, colour, min_area, &mut blobs)?;
+                figures_among(&parts, &freed, colour, min_area, &mut blobs)?;
             }
-            hide_parts(&parts, min_area, &mut kept)?;
+            hide_parts(&parts, &freed, min_area, &mut kept)?;
         }
         let mask = mask_where(size.0, size.1, kept)?;
         Ok((grow_mask(&mask, FIGURE_GROWN)?, blobs))
     }
 }
 
+/// Each of the `parts` of `min_area` pixels or more not shaped like a figure, freed of its long,
+/// thin lines ([`Parts::freed`]); `None` for the others.
+fn freed_of(parts: &Parts, min_area: i32) -> opencv::Result<Vec<Option<Parts>>> {
+    (0..parts.len())
+        .map(|i| {
+            let other = i > 0 && parts.area(i)? >= min_area && !parts.compact(i)?;
+            other.then(|| parts.freed(i)).transpose()
+        })
+        .collect()
+}
+
 /// Marks in `hidden` the pixels of a figure colour's `parts` that the terrain must not see:
 /// each part of `min_area` pixels or more shaped like a figure (a figure with its shadow); of
 /// any other part (the gaps between tiles, a tile's dark printed rim, with or without a figure
-/// touching them), the pieces of that size left once its long, thin lines are taken out.
-fn hide_parts(parts: &Parts, min_area: i32, hidden: &mut [bool]) -> opencv::Result<()> {
+/// touching them), the pieces of that size left once its long, thin lines are taken out
+/// (`freed`, from [`freed_of`]).
+fn hide_parts(
+    parts: &Parts,
+    freed: &[Option<Parts>],
+    min_area: i32,
+    hidden: &mut [bool],
+) -> opencv::Result<()> {
     let big = |p: &Parts, i: usize| -> opencv::Result<bool> { Ok(i > 0 && p.area(i)? >= min_area) };
     let mark = |p: &Parts, keep: &[bool], hidden: &mut [bool]| -> opencv::Result<()> {
         for (h, &l) in hidden.iter_mut().zip(p.labels.data_typed::<i32>()?) {
@@ -148,18 +167,15 @@ fn hide_parts(parts: &Parts, min_area: i32, hidden: &mut [bool]) -> opencv::Resu
     };
     let mut whole = vec![false; parts.len()];
     for (i, hide_whole) in whole.iter_mut().enumerate().skip(1) {
-        if !big(parts, i)? {
-            continue;
+        match &freed[i] {
+            Some(pieces) => {
+                let keep = (0..pieces.len())
+                    .map(|j| big(pieces, j))
+                    .collect::<opencv::Result<Vec<bool>>>()?;
+                mark(pieces, &keep, hidden)?;
+            }
+            None => *hide_whole = big(parts, i)?,
         }
-        if parts.compact(i)? {
-            *hide_whole = true;
-            continue;
-        }
-        let freed = parts.freed(i)?;
-        let pieces = (0..freed.len())
-            .map(|j| big(&freed, j))
-            .collect::<opencv::Result<Vec<bool>>>()?;
-        mark(&freed, &pieces, hidden)?;
     }
     mark(parts, &whole, hidden)
 }
@@ -167,26 +183,26 @@ fn hide_parts(parts: &Parts, min_area: i32, hidden: &mut [bool]) -> opencv::Resu
 /// Adds to `blobs` the figures of enrolled colour `colour` among the `parts` of its paint in a
 /// patch: those of `min_area` pixels or more and shaped like a figure. The dark gaps between
 /// tiles at a dark table frame a cell like a black figure's paint: a figure touching such a
-/// gap is freed from its long, thin lines.
+/// gap is freed from its long, thin lines (`freed`, from [`freed_of`]).
 fn figures_among(
     parts: &Parts,
+    freed: &[Option<Parts>],
     colour: usize,
     min_area: i32,
     blobs: &mut Vec<Blob>,
 ) -> opencv::Result<()> {
     let (w, h) = (parts.labels.cols(), parts.labels.rows());
-    for i in 1..parts.len() {
+    for (i, freed) in freed.iter().enumerate().skip(1) {
         if parts.area(i)? < min_area {
             continue;
         }
-        if parts.compact(i)? {
+        let Some(pieces) = freed else {
             blobs.push(parts.blob(i, colour, w, h)?);
             continue;
-        }
-        let freed = parts.freed(i)?;
-        for j in 1..freed.len() {
-            if freed.area(j)? >= min_area && freed.compact(j)? {
-                blobs.push(freed.blob(j, colour, w, h)?);
+        };
+        for j in 1..pieces.len() {
+            if pieces.area(j)? >= min_area && pieces.compact(j)? {
+                blobs.push(pieces.blob(j, colour, w, h)?);
             }
         }
     }
