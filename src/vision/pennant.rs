@@ -6,7 +6,11 @@
 //! their own (as the start tile tells). There too, a shield a figure stands on usually leaves
 //! some of its white in view just beside the figure, away from the city's light walls: seen, it
 //! counts for the pennant; not seen where a figure's rim covers the catalogue's shield spot, it
-//! counts a little against (under the figure's body, nothing can show).
+//! counts a little against (under the figure's body, nothing can show). Editions print the
+//! shield where they like, so a figure over the catalogue's spot is taken to hide it only
+//! half the time.
+//! Where an edition's cities print blue roofs as dark as a shield's blue, a shield shows as a
+//! small patch of that blue and of a pale, blue-tinted white, about as much of each.
 
 use opencv::core::Mat;
 use opencv::prelude::*;
@@ -62,6 +66,23 @@ const PEEK_PX: usize = 3;
 const PEEK_REACH: i32 = 4;
 /// How far (tile units) from the city's edge a shield's rest must lie (walls are light too).
 const WALL_CLEAR: f32 = 0.05;
+/// Share of shields printed at the catalogue's spot; editions print the others anywhere in the
+/// city (the 2nd edition in its corner), so a figure over the spot hides a shield only so often.
+const AT_SPOT: f64 = 0.5;
+
+/// Pixels of shield blue, and as many of pale bluish white, that make a small patch of the two a
+/// coat of arms in an edition whose cities print blue roofs (a shield quartered blue and white:
+/// some 40 pixels of each at [`super::rectify::PATCH_PX`] scale; roofs and towers beside cream
+/// walls show a dozen at most).
+const BLAZON_PX: u32 = 20;
+/// The most pixels of such a patch.
+const BLAZON_AREA: usize = 150;
+/// The widest or tallest such a patch is (pixels, a quarter of a tile).
+const BLAZON_SIDE: usize = 16;
+/// How light (darkest channel) a shield's white is where the blue beside it tints it.
+const PALE_LIGHT: i32 = 130;
+/// How much bluer than green and red that tinted white is.
+const PALE_BLUE: i32 = 8;
 
 /// Which pixels of a patch are shield-blue and which were seen at all (not under a figure).
 pub struct ShieldMap {
@@ -96,6 +117,9 @@ pub struct ShieldMap {
     /// Pixels of the figures themselves (not their grown rims): a shield wholly under one
     /// leaves nothing in view.
     body: Vec<bool>,
+    /// Pixels of a compact patch of shield blue and pale bluish white holding at least
+    /// [`BLAZON_PX`] of each: a coat of arms however an edition's cities print blue.
+    blazon: Vec<bool>,
 }
 
 /// Whether a pixel (blue, green, red) is the blue of a shield: blue above both other channels,
@@ -104,6 +128,12 @@ fn shield_blue(p: [u8; 3]) -> bool {
     let [b, g, r] = p.map(i32::from);
     let other = g.max(r);
     b - other > BLUE_MARGIN
+}
+
+/// Whether a pixel is the pale, bluish white that a shield's blue tints beside it.
+fn pale_blue(p: [u8; 3]) -> bool {
+    let [b, g, r] = p.map(i32::from);
+    b.min(g).min(r) > PALE_LIGHT && b - g.max(r) > PALE_BLUE
 }
 
 /// Whether a pixel is the white of a shield's other half or rim: light and grey.
@@ -173,6 +203,10 @@ impl ShieldMap {
         let plate = plates(&light, w, h, |k| {
             bluish([bytes[3 * k], bytes[3 * k + 1], bytes[3 * k + 2]])
         })?;
+        let blazon = blazons(w, h, |k| {
+            let p = [bytes[3 * k], bytes[3 * k + 1], bytes[3 * k + 2]];
+            (seen[k] && pale_blue(p), seen[k] && shield_blue(p))
+        })?;
         Ok(ShieldMap {
             w,
             h,
@@ -190,6 +224,7 @@ impl ShieldMap {
             peek: vec![false; w * h],
             near_figure: vec![false; w * h],
             body: vec![false; w * h],
+            blazon,
         })
     }
 
@@ -237,8 +272,11 @@ impl ShieldMap {
     }
 
     /// Whether pixel `k` lies in a blue patch that may be a shield: big enough, and not of
-    /// the roofs' colour.
+    /// the roofs' colour; or, in an edition whose cities print blue, in a coat of arms.
     fn shield_at(&self, k: usize) -> bool {
+        if self.min_blob > 1 && self.blazon[k] {
+            return true;
+        }
         let roofish = |c: [f32; 3]| {
             self.roof.is_some_and(|r| {
                 (0..3).map(|i| (c[i] - r[i]).powi(2)).sum::<f32>() < ROOF_NEAR * ROOF_NEAR
@@ -311,6 +349,7 @@ impl ShieldMap {
         let scale = (1.0 - 2.0 * INSET as f32) / side as f32;
         let (mut blue, mut plate, mut spot_all, mut spot_seen) = (0usize, 0usize, 0usize, 0usize);
         let (mut peek, mut spot_covered, mut spot_under) = (0usize, 0usize, 0usize);
+        let (mut city, mut city_seen) = (0usize, 0usize);
         let inside = |u: [f32; 2]| {
             [
                 [-WALL_CLEAR, 0.0],
@@ -342,6 +381,8 @@ impl ShieldMap {
                     blue += 1;
                 }
                 plate += usize::from(in_city && self.plates && self.plate[k]);
+                city += usize::from(in_city);
+                city_seen += usize::from(in_city && self.seen[k]);
                 peek += usize::from(in_city && self.plates && self.peek[k] && inside(u));
                 if spots
                     .iter()
@@ -360,8 +401,10 @@ impl ShieldMap {
             let p = if shown || peeked { 1.0 - CLEAN } else { CLEAN };
             return p.ln();
         }
-        // A figure may hide the shield: where the catalogue prints it is as good a guess as any.
-        let visible = spot_seen as f64 / spot_all.max(1) as f64;
+        // A figure may hide the shield: it lies where the catalogue prints it or anywhere in
+        // the city.
+        let visible = AT_SPOT * spot_seen as f64 / spot_all.max(1) as f64
+            + (1.0 - AT_SPOT) * city_seen as f64 / city.max(1) as f64;
         let covered = spot_covered as f64 / spot_all.max(1) as f64;
         let under = spot_under as f64 / spot_all.max(1) as f64;
         let p_seen = (SEEN_IF_VISIBLE * self.legibility * visible).max(1.0 - CLEAN);
@@ -410,6 +453,32 @@ fn plates(
         .iter()
         .map(|&l| l > 0 && shaped[l as usize])
         .collect())
+}
+
+/// The pixels of compact patches of pale bluish white and shield blue (`pale_deep(k)`: whether
+/// pixel `k` is either) holding at least [`BLAZON_PX`] of each.
+fn blazons(
+    w: usize,
+    h: usize,
+    pale_deep: impl Fn(usize) -> (bool, bool),
+) -> opencv::Result<Vec<bool>> {
+    let kinds: Vec<(bool, bool)> = (0..w * h).map(pale_deep).collect();
+    let either: Vec<bool> = kinds.iter().map(|&(p, d)| p || d).collect();
+    let (labels, stats) = components(&either, w, h)?;
+    let mut counts = vec![[0u32; 2]; stats.len()];
+    for (&l, &(pale, _)) in labels.iter().zip(&kinds) {
+        if l > 0 {
+            counts[l as usize][usize::from(pale)] += 1;
+        }
+    }
+    let arms: Vec<bool> = stats
+        .iter()
+        .zip(&counts)
+        .map(|(&[_, _, bw, bh, area], c)| {
+            area <= BLAZON_AREA && bw.max(bh) <= BLAZON_SIDE && c[0].min(c[1]) >= BLAZON_PX
+        })
+        .collect();
+    Ok(labels.iter().map(|&l| l > 0 && arms[l as usize]).collect())
 }
 
 /// The 8-connected patches of `on` pixels: each pixel's patch label (0 off) and each label's
