@@ -66,6 +66,9 @@ const PEEK_PX: usize = 3;
 const PEEK_REACH: i32 = 4;
 /// How far (tile units) from the city's edge a shield's rest must lie (walls are light too).
 const WALL_CLEAR: f32 = 0.05;
+/// How far blue must exceed green and red for a city's faint blue print: an edition's blue
+/// roofs on a small or blurred start tile, greyed short of [`BLUE_MARGIN`].
+const FAINT_MARGIN: f32 = 5.0;
 /// Share of shields printed at the catalogue's spot; editions print the others anywhere in the
 /// city (the 2nd edition in its corner), so a figure over the spot hides a shield only so often.
 const AT_SPOT: f64 = 0.5;
@@ -421,6 +424,43 @@ impl ShieldMap {
         };
         p.ln()
     }
+}
+
+/// The largest patch of faintly blue pixels (blue above green and red by [`FAINT_MARGIN`])
+/// where `keep(x, y)`, in pixels, and its mean colour; colours are first scaled by `balance`
+/// as in [`ShieldMap::new`].
+pub fn faint_blue_print(
+    patch: &Mat,
+    balance: [f32; 3],
+    keep: impl Fn(usize, usize) -> bool,
+) -> opencv::Result<(u32, Option<[f32; 3]>)> {
+    let patch = patch.try_clone()?;
+    let (w, h) = (patch.cols().max(0) as usize, patch.rows().max(0) as usize);
+    let colours: Vec<f32> = patch
+        .data_bytes()?
+        .iter()
+        .enumerate()
+        .map(|(k, &v)| (f32::from(v) * balance[k % 3]).min(255.0))
+        .collect();
+    let faint: Vec<bool> = colours
+        .chunks_exact(3)
+        .enumerate()
+        .map(|(k, p)| keep(k % w.max(1), k / w.max(1)) && p[0] - p[1].max(p[2]) > FAINT_MARGIN)
+        .collect();
+    let (labels, stats) = components(&faint, w, h)?;
+    let Some(largest) = (1..stats.len()).max_by_key(|&l| stats[l][4]) else {
+        return Ok((0, None));
+    };
+    let mut sum = [0.0f32; 3];
+    for (p, _) in colours
+        .chunks_exact(3)
+        .zip(&labels)
+        .filter(|&(_, &l)| l as usize == largest)
+    {
+        (0..3).for_each(|c| sum[c] += p[c]);
+    }
+    let area = stats[largest][4];
+    Ok((area as u32, Some(sum.map(|v| v / area.max(1) as f32))))
 }
 
 /// Whether a pixel leans blue (the blue half of a shield, however blurred or dark), not white.

@@ -6,7 +6,7 @@ use opencv::prelude::*;
 
 use super::edges::{edge_kinds, EdgeEvidence, ROAD_FULL};
 use super::palette::{distance2, k_means, Cluster};
-use super::pennant::ShieldMap;
+use super::pennant::{faint_blue_print, ShieldMap};
 use super::rectify::INSET;
 use crate::geometry::{LabelMap, TileShape};
 use crate::rules::{catalogue, EdgeKind, FeatureKind, Rotation};
@@ -381,10 +381,17 @@ impl ColourModel {
                 kind_at(u) == Some(FeatureKind::City)
             };
             let shields = ShieldMap::new(patch, None, model.light_balance())?;
-            (
+            let clear = (
                 shields.largest_blob_where(in_city),
                 shields.mean_blue_where(in_city),
-            )
+            );
+            // A small or blurred start tile greys its roofs' blue: fainter blue tells then.
+            let faint = faint_blue_print(patch, model.light_balance(), in_city)?;
+            if clear.0 < MIN_ROOF_PX && faint.0 >= MIN_ROOF_PX {
+                faint
+            } else {
+                clear
+            }
         } else {
             (0, None)
         };
