@@ -155,14 +155,8 @@ impl ShieldMap {
     ///
     /// [`light_balance`]: super::terrain::ColourModel::light_balance
     pub fn new(patch: &Mat, figures: Option<&Mat>, balance: [f32; 3]) -> opencv::Result<ShieldMap> {
-        let patch = patch.try_clone()?;
-        let (w, h) = (patch.cols().max(0) as usize, patch.rows().max(0) as usize);
-        let bytes: Vec<u8> = patch
-            .data_bytes()?
-            .iter()
-            .enumerate()
-            .map(|(k, &v)| (f32::from(v) * balance[k % 3]).round().min(255.0) as u8)
-            .collect();
+        let (w, h, colours) = balanced(patch, balance)?;
+        let bytes: Vec<u8> = colours.iter().map(|&v| v.round() as u8).collect();
         let hidden: Option<Vec<u8>> = match figures {
             Some(m) => Some(grow_mask(m, FIGURE_RIM)?.data_bytes()?.to_vec()),
             None => None,
@@ -426,6 +420,20 @@ impl ShieldMap {
     }
 }
 
+/// A patch's width, height and colours (blue, green, red per pixel), each scaled by its gain in
+/// `balance` (at most 255).
+fn balanced(patch: &Mat, balance: [f32; 3]) -> opencv::Result<(usize, usize, Vec<f32>)> {
+    let patch = patch.try_clone()?;
+    let (w, h) = (patch.cols().max(0) as usize, patch.rows().max(0) as usize);
+    let bytes = patch
+        .data_bytes()?
+        .iter()
+        .enumerate()
+        .map(|(k, &v)| (f32::from(v) * balance[k % 3]).min(255.0))
+        .collect();
+    Ok((w, h, bytes))
+}
+
 /// The largest patch of faintly blue pixels (blue above green and red by [`FAINT_MARGIN`])
 /// where `keep(x, y)`, in pixels, and its mean colour; colours are first scaled by `balance`
 /// as in [`ShieldMap::new`].
@@ -434,14 +442,7 @@ pub fn faint_blue_print(
     balance: [f32; 3],
     keep: impl Fn(usize, usize) -> bool,
 ) -> opencv::Result<(u32, Option<[f32; 3]>)> {
-    let patch = patch.try_clone()?;
-    let (w, h) = (patch.cols().max(0) as usize, patch.rows().max(0) as usize);
-    let colours: Vec<f32> = patch
-        .data_bytes()?
-        .iter()
-        .enumerate()
-        .map(|(k, &v)| (f32::from(v) * balance[k % 3]).min(255.0))
-        .collect();
+    let (w, h, colours) = balanced(patch, balance)?;
     let faint: Vec<bool> = colours
         .chunks_exact(3)
         .enumerate()
