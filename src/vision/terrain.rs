@@ -385,12 +385,16 @@ impl ColourModel {
                 shields.largest_blob_where(in_city),
                 shields.mean_blue_where(in_city),
             );
-            // A small or blurred start tile greys its roofs' blue: fainter blue tells then.
-            let faint = faint_blue_print(patch, model.light_balance(), in_city)?;
-            if clear.0 < MIN_ROOF_PX && faint.0 >= MIN_ROOF_PX {
-                faint
-            } else {
+            if clear.0 >= MIN_ROOF_PX {
                 clear
+            } else {
+                // A small or blurred start tile greys its roofs' blue: fainter blue tells then.
+                let faint = faint_blue_print(patch, model.light_balance(), in_city)?;
+                if faint.0 >= MIN_ROOF_PX {
+                    faint
+                } else {
+                    clear
+                }
             }
         } else {
             (0, None)
