@@ -11,13 +11,14 @@ use super::{
     texture_changed, Event, Tracker,
 };
 use crate::record::TurnEntry;
-use crate::rules::{catalogue, Attr, Dir, EdgeKind, Placement, Pos, Rotation, TileId};
+use crate::rules::{catalogue, Dir, EdgeKind, Placement, Pos, Rotation, TileId};
 use crate::vision::figures::FIGURE_SHARE;
 use crate::vision::locate::{in_view, looks_empty, predict, MIN_FIT};
 use crate::vision::rectify::{
     out_of_view, quad_patch, shifted_quad, side_px, unseen, Quad, MARGIN_PX,
 };
 use crate::vision::snap::snap_to_edges;
+pub(super) use crate::vision::terrain::differ_by_shields;
 use crate::vision::terrain::{same_for_the_rules, ColourModel};
 use crate::vision::tile::Candidate;
 
@@ -71,16 +72,6 @@ pub(super) fn corner_distance(a: &Quad, b: &Quad) -> f64 {
         .zip(b)
         .map(|(p, q)| (p[0] - q[0]).hypot(p[1] - q[1]))
         .fold(0.0, f64::max)
-}
-
-/// Whether two readings (tile, rotation) tell the same tile but for its shields: the same
-/// edges and as many features, a different number of pennants.
-pub(super) fn differ_by_shields(a: (TileId, Rotation), b: (TileId, Rotation)) -> bool {
-    let cat = catalogue();
-    let (ta, tb) = (cat.tile(a.0), cat.tile(b.0));
-    Dir::ALL.iter().all(|&d| ta.edge(d, a.1) == tb.edge(d, b.1))
-        && ta.features.len() == tb.features.len()
-        && ta.count(Attr::Pennant) != tb.count(Attr::Pennant)
 }
 
 /// Share of a frontier cell's middle that may change between quiet pictures with nothing new

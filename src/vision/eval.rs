@@ -8,15 +8,17 @@ use super::board::{consistent_board, consistent_reading};
 use super::breakdown::Breakdown;
 use super::calibration::{Calibration, SetupFrame};
 use super::dataset::Sample;
-use super::figures::{FIGURE_SHARE, WIDER_PX};
+use super::figures::{Blob, FIGURE_SHARE, WIDER_PX};
 use super::locate::read_board;
 use super::meeples::{cells_below, pose, read_followers};
+use super::prints::{LearnedPrints, Print};
 use super::rectify::{cell_patch_margin, quad_patch, side_px, Quad, MARGIN_PX};
 use super::standing::Figures;
 use super::terrain::{same_for_the_rules, ColourModel};
 use super::tile::{Candidate, TileRecognizer};
 use super::viewpoint::Viewpoint;
-use crate::rules::{catalogue, Pos, Rotation};
+use crate::rules::{catalogue, Pos, Rotation, TileId};
+use crate::sim::truth::TileTruth;
 
 /// What one evaluation run measured.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -204,6 +206,20 @@ pub fn evaluate(
     Ok((tiles, boards))
 }
 
+/// One tile of a board read with the true grid registration, before it is scored.
+struct TileRead<'a> {
+    t: &'a TileTruth,
+    id: TileId,
+    patch: Mat,
+    blobs: Vec<Blob>,
+    rise: [f64; 2],
+    ranked: Vec<Candidate>,
+    shift: [f64; 2],
+    print: Print,
+    /// Time the reading took (ms).
+    ms: f64,
+}
+
 /// Reads every tile of `sample` but the start tile with the true grid registration.
 fn read_tiles(
     sample: &Sample,
@@ -232,11 +248,13 @@ fn read_tiles(
         .collect();
     let size = [sample.image.cols(), sample.image.rows()];
     let viewpoint = Viewpoint::from_cells(cells.iter().map(|(p, q)| (p, q)), size)?;
+    // Every tile read first, then the doubtful readings weighed by the prints the sure ones
+    // showed.
+    let mut reads = Vec::new();
     for t in sample.truth.tiles.iter().skip(1) {
         let Some(id) = cat.tile_id(&t.tile) else {
             continue;
         };
-        let rot = Rotation::from_degrees(t.rot).unwrap_or_default();
         let started = Instant::now();
         let cell = Pos::new(t.cell[0], t.cell[1]);
         let Some(patch) = cell_patch_margin(&sample.image, cam, cell, MARGIN_PX)? else {
@@ -258,6 +276,50 @@ fn read_tiles(
             Some(side_px(&t.corners_px)),
             Some(&Figures::from_blobs(&blobs, rise)),
         )?;
+        let print = Print::found_in(&patch, MARGIN_PX as usize, shift, Some(&figures))?;
+        let ms = started.elapsed().as_secs_f64() * 1000.0;
+        reads.push(TileRead {
+            t,
+            id,
+            patch,
+            blobs,
+            rise,
+            ranked,
+            shift,
+            print,
+            ms,
+        });
+    }
+    let (start_print, d) = (
+        Print::cut(
+            &start,
+            (0, 0),
+            start.cols().min(start.rows()) as usize,
+            None,
+        )?,
+        cat.tile_id("D").expect("the start tile"),
+    );
+    let prints = LearnedPrints::learn(
+        reads.iter().map(|r| (&r.print, &r.ranked[..])),
+        [(&start_print, d, Rotation::R0)],
+    );
+    for r in &mut reads {
+        prints.reweigh(&r.print, &mut r.ranked);
+    }
+    for TileRead {
+        t,
+        id,
+        patch,
+        blobs,
+        rise,
+        ranked,
+        shift,
+        ms,
+        ..
+    } in reads
+    {
+        let rot = Rotation::from_degrees(t.rot).unwrap_or_default();
+        let cell = Pos::new(t.cell[0], t.cell[1]);
         // Followers, read on the true tile so that this stage is measured on its own.
         let tile_below = cells_below(cell)
             .iter()
@@ -297,9 +359,7 @@ fn read_tiles(
             }
         }
         report.phantom_followers += used.iter().filter(|u| !**u).count();
-        report
-            .tile_ms
-            .push(started.elapsed().as_secs_f64() * 1000.0);
+        report.tile_ms.push(ms);
         readings.push((Pos::new(t.cell[0], t.cell[1]), ranked.clone()));
         truths.push((Pos::new(t.cell[0], t.cell[1]), (id, rot)));
         let same = |c: &Candidate| c.tile == id && same_for_the_rules(id, c.rot, rot);

@@ -9,6 +9,7 @@ use opencv::prelude::*;
 
 use super::figures::{Enrolment, FIGURE_SHARE};
 use super::outline::{fit_outline, outline_reach, push_side};
+use super::prints::{LearnedPrints, Print};
 use super::rectify::{quad_patch, shifted_quad, side_px, Quad, MARGIN_PX, PATCH_PX};
 use super::snap::snap_to_edges;
 use super::standing::Figures;
@@ -475,6 +476,8 @@ pub struct Located {
     pub quad: Quad,
     /// Its readings, most likely first.
     pub candidates: Vec<Candidate>,
+    /// Its print as found.
+    pub print: Print,
 }
 
 /// What a cell is predicted to look like from a located neighbour in direction `d` of it.
@@ -738,24 +741,25 @@ pub fn read_board(
     // camera moved far, a blurred or washed-out picture) has nothing to read from.
     let shows_start = match read_cut(
         frame,
+        Pos::new(0, 0),
         start,
         model,
         &table,
         figures.map(|e| (e, [0.0, 0.0])),
         recognizer,
     )? {
-        Some((fit, candidates, _)) => {
-            fit >= MIN_FIT
-                && candidates
-                    .iter()
-                    .take(START_AMONG)
-                    .any(|c| c.tile == d && same_for_the_rules(d, c.rot, Rotation::R0))
-        }
-        None => false,
+        Some((fit, cut)) => (fit >= MIN_FIT
+            && cut
+                .candidates
+                .iter()
+                .take(START_AMONG)
+                .any(|c| c.tile == d && same_for_the_rules(d, c.rot, Rotation::R0)))
+        .then_some(cut.print),
+        None => None,
     };
-    if !shows_start {
+    let Some(start_print) = shows_start else {
         return Ok(Vec::new());
-    }
+    };
     let mut located: BTreeMap<Pos, Quad> = BTreeMap::new();
     let mut out = vec![Located {
         pos: Pos::new(0, 0),
@@ -765,6 +769,7 @@ pub fn read_board(
             rot: Rotation::R0,
             probability: 1.0,
         }],
+        print: start_print,
     }];
     located.insert(Pos::new(0, 0), *start);
     // The board grows through the cells that fit surely first, then through the rest: a cell
@@ -798,6 +803,14 @@ pub fn read_board(
                 queue.push_back(pos.step(d));
             }
         }
+    }
+    // Doubtful readings weighed by the prints of the tiles read surely.
+    let prints = LearnedPrints::learn(
+        out.iter().skip(1).map(|l| (&l.print, &l.candidates[..])),
+        [(&out[0].print, d, Rotation::R0)],
+    );
+    for l in out.iter_mut().skip(1) {
+        prints.reweigh(&l.print, &mut l.candidates);
     }
     Ok(out)
 }
@@ -840,6 +853,7 @@ impl CellReader<'_> {
         let read = |quad: &Quad| {
             read_cut(
                 self.frame,
+                pos,
                 quad,
                 self.model,
                 &self.table,
@@ -861,39 +875,33 @@ impl CellReader<'_> {
         };
         let mut best: Option<(f64, Located)> = None;
         for cut in reads {
-            let Some((fit, candidates, quad)) = cut? else {
+            let Some((fit, cut)) = cut? else {
                 continue;
             };
             if fit < min_fit
                 || best.as_ref().is_some_and(|(better, _)| *better >= fit)
-                || !fits_neighbours(&candidates, pos, found)
-                || overlaps(&quad, located)
+                || !fits_neighbours(&cut.candidates, pos, found)
+                || overlaps(&cut.quad, located)
             {
                 continue;
             }
-            best = Some((
-                fit,
-                Located {
-                    pos,
-                    quad,
-                    candidates,
-                },
-            ));
+            best = Some((fit, cut));
         }
         Ok(best.map(|(_, l)| l))
     }
 }
 
-/// The cell cut at `quad` read: how well its best reading fits, the readings, and the quad
-/// the tile was found at; `None` where the cut shows table.
+/// The cell at `pos` cut at `quad` read: how well its best reading fits, and the tile as found
+/// (at a quad shifted to where the print lies); `None` where the cut shows table.
 fn read_cut(
     frame: &Mat,
+    pos: Pos,
     quad: &Quad,
     model: &ColourModel,
     table: &[[f32; 3]; 2],
     figures: Option<(&Enrolment, [f64; 2])>,
     recognizer: &TileRecognizer,
-) -> opencv::Result<Option<(f64, Vec<Candidate>, Quad)>> {
+) -> opencv::Result<Option<(f64, Located)>> {
     let (patch, to_patch) = quad_patch(frame, quad, MARGIN_PX)?;
     let (mask, standing) = match figures {
         Some((e, rise)) => {
@@ -916,10 +924,15 @@ fn read_cut(
         Some(super::rectify::side_px(quad)),
         standing.as_ref(),
     )?;
+    let print = Print::found_in(&patch, MARGIN_PX as usize, shift, unseen.as_ref())?;
     Ok(Some((
         fit,
-        candidates,
-        shifted_quad(&to_patch, MARGIN_PX, shift),
+        Located {
+            pos,
+            quad: shifted_quad(&to_patch, MARGIN_PX, shift),
+            candidates,
+            print,
+        },
     )))
 }
 

@@ -33,6 +33,7 @@ pub mod occlusion;
 pub mod outline;
 pub mod palette;
 pub mod pennant;
+pub mod prints;
 pub mod rectify;
 pub mod snap;
 pub mod standing;

@@ -757,6 +757,21 @@ fn port_bits(ports: crate::rules::PortSet) -> u16 {
     ports.iter().map(|p| 1u16 << p.index()).sum()
 }
 
+/// Whether two readings (tile, rotation) tell the same tile but for its shields: the same
+/// edges and as many features, a different number of pennants.
+pub fn differ_by_shields(
+    a: (crate::rules::TileId, Rotation),
+    b: (crate::rules::TileId, Rotation),
+) -> bool {
+    let cat = catalogue();
+    let (ta, tb) = (cat.tile(a.0), cat.tile(b.0));
+    crate::rules::Dir::ALL
+        .iter()
+        .all(|&d| ta.edge(d, a.1) == tb.edge(d, b.1))
+        && ta.features.len() == tb.features.len()
+        && ta.count(crate::rules::Attr::Pennant) != tb.count(crate::rules::Attr::Pennant)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,478 @@
+//! Prints learned from the board: an edition prints every copy of a tile type alike, so the tiles
+//! read surely show what the others of their type look like, in this edition, light and camera.
+//! A doubtful reading is then weighed by how much its tile looks like the copies of each
+//! candidate type seen elsewhere (a short road under a figure is hidden, but the rest of the print
+//! tells S from Q). How much a likeness tells is measured on the same board: the sure copies of a
+//! type against each other, and against the other types.
+
+use std::collections::BTreeMap;
+
+use opencv::core::{Mat, Size};
+use opencv::imgproc;
+use opencv::prelude::*;
+
+use super::terrain::{differ_by_shields, same_for_the_rules};
+use super::tile::Candidate;
+use crate::rules::{Rotation, TileId};
+
+/// Cells along a side of a print's grid.
+pub const PRINT_SIDE: usize = 16;
+/// The least probability of a reading whose tile teaches its type's print (a tile whose shield
+/// is in doubt is read at most some 0.98 sure).
+const SURE: f64 = 0.95;
+/// The least share of a print seen (not under a figure) for it to teach its type.
+const WHOLE: f64 = 0.98;
+/// The least share of cells two prints must both show to be compared.
+const MIN_SHARED: f64 = 0.4;
+/// The least pairs of sure copies of one type that measure how alike copies look.
+const MIN_PAIRS: usize = 3;
+/// The least gap between how alike copies of a type look and how alike the likeliest other
+/// type looks for likeness to count at all.
+const MIN_GAP: f64 = 0.1;
+/// The most a likeness tells for or against a reading (log-likelihood).
+const CAP: f64 = 3.0;
+/// Standard deviation of a normal distribution per median absolute deviation.
+const MAD_TO_SD: f64 = 1.4826;
+/// The least spread of likeness assumed (a board with few copies may show less).
+const MIN_SD: f64 = 0.05;
+/// A cell counts as seen where at most this share of its pixels lie under a figure.
+const UNSEEN_SHARE: f64 = 0.1;
+
+/// A tile's print as grey levels on a [`PRINT_SIDE`] grid, with which cells were seen.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Print {
+    grey: Vec<f32>,
+    seen: Vec<bool>,
+}
+
+impl Print {
+    /// The print in the `side`-pixel window at (x, y) of a BGR `patch`; cells under `unseen`
+    /// (255: figures, outside the picture) are left out.
+    pub fn cut(
+        patch: &Mat,
+        (x, y): (usize, usize),
+        side: usize,
+        unseen: Option<&Mat>,
+    ) -> opencv::Result<Print> {
+        let n = PRINT_SIDE as i32;
+        let window = |m: &Mat| -> opencv::Result<Mat> {
+            let rect = opencv::core::Rect::new(x as i32, y as i32, side as i32, side as i32);
+            let mut small = Mat::default();
+            imgproc::resize(
+                &Mat::roi(m, rect)?,
+                &mut small,
+                Size::new(n, n),
+                0.0,
+                0.0,
+                imgproc::INTER_AREA,
+            )?;
+            Ok(small)
+        };
+        let fits = |m: &Mat| x + side <= m.cols() as usize && y + side <= m.rows() as usize;
+        if side == 0 || !fits(patch) {
+            return Ok(Print::unseen());
+        }
+        let mut grey = Mat::default();
+        imgproc::cvt_color(patch, &mut grey, imgproc::COLOR_BGR2GRAY, 0)?;
+        let grey: Vec<f32> = window(&grey)?
+            .data_bytes()?
+            .iter()
+            .map(|&v| f32::from(v))
+            .collect();
+        let seen = match unseen.filter(|m| fits(m)) {
+            Some(m) => window(m)?
+                .data_bytes()?
+                .iter()
+                .map(|&v| f64::from(v) <= UNSEEN_SHARE * 255.0)
+                .collect(),
+            None => vec![true; grey.len()],
+        };
+        Ok(Print { grey, seen })
+    }
+
+    /// The print of the tile found `shift` pixels (x, y) from the middle of a cell patch cut
+    /// with `margin` ([`super::tile::TileRecognizer::recognize_in_view`]).
+    pub fn found_in(
+        patch: &Mat,
+        margin: usize,
+        shift: [f64; 2],
+        unseen: Option<&Mat>,
+    ) -> opencv::Result<Print> {
+        let side = (patch.cols().min(patch.rows()) as usize).saturating_sub(2 * margin);
+        let at = |s: f64| (margin as f64 + s).round().max(0.0) as usize;
+        Print::cut(patch, (at(shift[0]), at(shift[1])), side, unseen)
+    }
+
+    /// A print of which nothing was seen.
+    fn unseen() -> Print {
+        Print {
+            grey: vec![0.0; PRINT_SIDE * PRINT_SIDE],
+            seen: vec![false; PRINT_SIDE * PRINT_SIDE],
+        }
+    }
+
+    /// Share of the cells seen.
+    pub fn seen_share(&self) -> f64 {
+        self.seen.iter().filter(|&&s| s).count() as f64 / self.seen.len().max(1) as f64
+    }
+
+    /// This print (of a tile lying with `rot`) as its type's print in catalogue orientation.
+    fn upright(&self, rot: Rotation) -> Print {
+        let n = PRINT_SIDE;
+        let mut out = Print::unseen();
+        for j in 0..n {
+            for i in 0..n {
+                let centre = [(i as f32 + 0.5) / n as f32, (j as f32 + 0.5) / n as f32];
+                let [u, v] = crate::geometry::rotate(centre, rot);
+                let (si, sj) = ((u * n as f32) as usize, (v * n as f32) as usize);
+                let (from, to) = (sj.min(n - 1) * n + si.min(n - 1), j * n + i);
+                out.grey[to] = self.grey[from];
+                out.seen[to] = self.seen[from];
+            }
+        }
+        out
+    }
+
+    /// How alike two prints look: the correlation of their grey levels over the cells both
+    /// show; `None` where they share too few, or either is flat there.
+    fn likeness(&self, other: &Print) -> Option<f64> {
+        let both: Vec<(f64, f64)> = (0..self.grey.len())
+            .filter(|&k| self.seen[k] && other.seen[k])
+            .map(|k| (f64::from(self.grey[k]), f64::from(other.grey[k])))
+            .collect();
+        if (both.len() as f64) < MIN_SHARED * self.grey.len() as f64 {
+            return None;
+        }
+        let n = both.len() as f64;
+        let (ma, mb) = (
+            both.iter().map(|p| p.0).sum::<f64>() / n,
+            both.iter().map(|p| p.1).sum::<f64>() / n,
+        );
+        let (mut ab, mut aa, mut bb) = (0.0, 0.0, 0.0);
+        for (a, b) in both {
+            ab += (a - ma) * (b - mb);
+            aa += (a - ma).powi(2);
+            bb += (b - mb).powi(2);
+        }
+        (aa > 1e-6 && bb > 1e-6).then(|| ab / (aa * bb).sqrt())
+    }
+}
+
+/// What each tile type's print looks like on one board, from the tiles read surely, and how
+/// much a likeness to them tells.
+#[derive(Clone, Debug, Default)]
+pub struct LearnedPrints {
+    /// Sure copies of each type, in catalogue orientation.
+    copies: BTreeMap<TileId, Vec<Print>>,
+    /// Likeness half way between a copy's to its own type and to the likeliest other type, and
+    /// half the gap between them; `None` where the board does not tell them apart.
+    scale: Option<(f64, f64)>,
+}
+
+impl LearnedPrints {
+    /// Learns from a board's `reads` (each tile's print and its readings, most likely first) and
+    /// `known` tiles (print, type and rotation known for certain, such as the start tile).
+    pub fn learn<'a>(
+        reads: impl IntoIterator<Item = (&'a Print, &'a [Candidate])>,
+        known: impl IntoIterator<Item = (&'a Print, TileId, Rotation)>,
+    ) -> LearnedPrints {
+        let mut copies: BTreeMap<TileId, Vec<Print>> = BTreeMap::new();
+        let sure = reads
+            .into_iter()
+            .filter(|(print, ranked)| teaches(print, ranked))
+            .filter_map(|(print, ranked)| Some((print, ranked.first()?.tile, ranked.first()?.rot)));
+        for (print, tile, rot) in known.into_iter().chain(sure) {
+            if print.seen_share() < WHOLE {
+                continue;
+            }
+            // Of rotations the rules cannot tell apart, the one that matches the copies so far.
+            let theirs = copies.entry(tile).or_default();
+            let upright = equivalents(tile, rot)
+                .map(|r| print.upright(r))
+                .max_by(|a, b| {
+                    let l = |p: &Print| mean_likeness(p, theirs).unwrap_or(-1.0);
+                    l(a).total_cmp(&l(b))
+                })
+                .unwrap_or_else(|| print.upright(rot));
+            theirs.push(upright);
+        }
+        let scale = scale(&copies);
+        LearnedPrints { copies, scale }
+    }
+
+    /// How many sure copies of `tile` the board showed.
+    pub fn copies_of(&self, tile: TileId) -> usize {
+        self.copies.get(&tile).map_or(0, Vec::len)
+    }
+
+    /// Whether likeness tells types apart on this board.
+    pub fn tells_apart(&self) -> bool {
+        self.scale.is_some()
+    }
+
+    /// Log-likelihood that `print` (as the picture shows it) is `tile` lying with `rot`, by
+    /// its likeness to the sure copies of that type or of a type printed alike but for its
+    /// shields; 0 where there are none, or likeness tells nothing on this board.
+    pub fn log_likelihood(&self, print: &Print, tile: TileId, rot: Rotation) -> f64 {
+        let Some((mid, unit)) = self.scale else {
+            return 0.0;
+        };
+        self.copies
+            .iter()
+            .filter(|(&kin, _)| printed_alike(kin, tile))
+            .flat_map(|(&kin, copies)| {
+                equivalents(kin, rot).filter_map(|r| mean_likeness(&print.upright(r), copies))
+            })
+            .fold(None, |m: Option<f64>, l| Some(m.map_or(l, |m| m.max(l))))
+            .map_or(0.0, |l| ((l - mid) / unit).clamp(-CAP, CAP))
+    }
+
+    /// `ranked` (readings of `print`) weighed by likeness to the copies learned, most likely
+    /// first again; unchanged where the reading taught its type.
+    pub fn reweigh(&self, print: &Print, ranked: &mut [Candidate]) {
+        if self.scale.is_none() || teaches(print, ranked) {
+            return;
+        }
+        let logs: Vec<f64> = ranked
+            .iter()
+            .map(|c| c.probability.max(1e-300).ln() + self.log_likelihood(print, c.tile, c.rot))
+            .collect();
+        let best = logs.iter().copied().fold(f64::MIN, f64::max);
+        let total: f64 = logs.iter().map(|l| (l - best).exp()).sum();
+        for (c, l) in ranked.iter_mut().zip(&logs) {
+            c.probability = (l - best).exp() / total;
+        }
+        ranked.sort_by(|a, b| b.probability.total_cmp(&a.probability));
+    }
+}
+
+/// Whether a tile read as `ranked` teaches its type's print: read surely and seen whole.
+fn teaches(print: &Print, ranked: &[Candidate]) -> bool {
+    ranked.first().is_some_and(|c| c.probability >= SURE) && print.seen_share() >= WHOLE
+}
+
+/// Whether an edition may print types `a` and `b` alike: the same type, or the same but for
+/// its shields (M and N, Q and R, …), which likeness cannot tell apart.
+fn printed_alike(a: TileId, b: TileId) -> bool {
+    a == b || differ_by_shields((a, Rotation::R0), (b, Rotation::R0))
+}
+
+/// The rotations of `tile` the rules cannot tell from `rot` (its print may differ).
+fn equivalents(tile: TileId, rot: Rotation) -> impl Iterator<Item = Rotation> {
+    Rotation::ALL
+        .into_iter()
+        .filter(move |&r| same_for_the_rules(tile, r, rot))
+}
+
+/// The mean likeness of `print` to `copies` (those it shares enough cells with).
+fn mean_likeness(print: &Print, copies: &[Print]) -> Option<f64> {
+    let all: Vec<f64> = copies.iter().filter_map(|c| print.likeness(c)).collect();
+    (!all.is_empty()).then(|| all.iter().sum::<f64>() / all.len() as f64)
+}
+
+/// The board's likeness scale (see [`LearnedPrints::scale`]): each sure copy's likeness to the
+/// other copies of its type, and its highest likeness to another type at any rotation.
+fn scale(copies: &BTreeMap<TileId, Vec<Print>>) -> Option<(f64, f64)> {
+    let (mut own, mut other) = (Vec::new(), Vec::new());
+    for (tile, prints) in copies {
+        for (k, print) in prints.iter().enumerate() {
+            let rest: Vec<Print> = prints
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != k)
+                .map(|(_, p)| p.clone())
+                .collect();
+            if let Some(l) = mean_likeness(print, &rest) {
+                own.push(l);
+            }
+            let closest = copies
+                .iter()
+                .filter(|(&t, _)| !printed_alike(t, *tile))
+                .flat_map(|(_, theirs)| {
+                    Rotation::ALL
+                        .iter()
+                        .filter_map(|&r| mean_likeness(&print.upright(r), theirs))
+                })
+                .fold(None, |m: Option<f64>, l| Some(m.map_or(l, |m| m.max(l))));
+            other.extend(closest);
+        }
+    }
+    if own.len() < MIN_PAIRS || other.is_empty() {
+        return None;
+    }
+    let (a, b) = (median(&mut own), median(&mut other));
+    let spread = |v: &[f64], m: f64| {
+        let mut d: Vec<f64> = v.iter().map(|x| (x - m).abs()).collect();
+        MAD_TO_SD * median(&mut d)
+    };
+    let sd = ((spread(&own, a).powi(2) + spread(&other, b).powi(2)) / 2.0)
+        .sqrt()
+        .max(MIN_SD);
+    (a - b >= MIN_GAP).then(|| ((a + b) / 2.0, sd * sd / (a - b)))
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::catalogue;
+    use crate::sim::art::paint_copy;
+    use crate::sim::style::Style;
+    use opencv::core::{self, Point, Scalar};
+
+    fn id(name: &str) -> TileId {
+        catalogue().tile_id(name).expect("a base tile")
+    }
+
+    /// `name` as an edition prints it (every copy alike), lying with `rot`.
+    fn printed(name: &str, rot: Rotation) -> Mat {
+        let seed = u64::from(name.as_bytes()[0]);
+        let img = paint_copy(id(name), 0, &Style::preset(1), seed).expect("painted");
+        let mut turned = img.clone();
+        for _ in 0..rot.quarter_turns() {
+            let mut next = Mat::default();
+            core::rotate(&turned, &mut next, core::ROTATE_90_CLOCKWISE).expect("turned");
+            turned = next;
+        }
+        turned
+    }
+
+    fn print_of(img: &Mat, unseen: Option<&Mat>) -> Print {
+        Print::cut(img, (0, 0), img.cols() as usize, unseen).expect("cut")
+    }
+
+    fn sure(name: &str, rot: Rotation) -> (Print, Vec<Candidate>) {
+        let c = Candidate {
+            tile: id(name),
+            rot,
+            probability: 1.0,
+        };
+        (print_of(&printed(name, rot), None), vec![c])
+    }
+
+    /// A board's sure reads: two copies each of several types, at different rotations.
+    fn board(names: &[&str]) -> Vec<(Print, Vec<Candidate>)> {
+        names
+            .iter()
+            .flat_map(|n| [sure(n, Rotation::R0), sure(n, Rotation::R90)])
+            .collect()
+    }
+
+    fn learn(reads: &[(Print, Vec<Candidate>)]) -> LearnedPrints {
+        LearnedPrints::learn(reads.iter().map(|(p, r)| (p, &r[..])), [])
+    }
+
+    /// A dark figure over (x, y) (share of the side), and the mask of it.
+    fn with_figure(img: &Mat, at: [f64; 2]) -> (Mat, Mat) {
+        let side = img.cols();
+        let centre = Point::new((at[0] * side as f64) as i32, (at[1] * side as f64) as i32);
+        let radius = side / 6;
+        let mut covered = img.clone();
+        imgproc::circle(
+            &mut covered,
+            centre,
+            radius,
+            Scalar::all(20.0),
+            -1,
+            imgproc::LINE_8,
+            0,
+        )
+        .expect("drawn");
+        let mut mask = Mat::zeros(side, side, core::CV_8UC1)
+            .expect("mask")
+            .to_mat()
+            .expect("mask");
+        imgproc::circle(
+            &mut mask,
+            centre,
+            radius,
+            Scalar::all(255.0),
+            -1,
+            imgproc::LINE_8,
+            0,
+        )
+        .expect("drawn");
+        (covered, mask)
+    }
+
+    fn doubtful(pairs: &[(&str, Rotation, f64)]) -> Vec<Candidate> {
+        pairs
+            .iter()
+            .map(|&(n, rot, probability)| Candidate {
+                tile: id(n),
+                rot,
+                probability,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_road_under_a_figure_is_told_by_the_rest_of_its_types_print() {
+        // S (city on three sides, a road out of the fourth) with a figure over its road, read
+        // as Q (no road) more likely: the board's other S and R prints tell it is S.
+        let learned = learn(&board(&["S", "R", "D", "E", "U", "K", "L", "B"]));
+        assert!(learned.tells_apart());
+        assert_eq!(learned.copies_of(id("S")), 2);
+        let (covered, mask) = with_figure(&printed("S", Rotation::R270), [0.2, 0.5]);
+        let print = print_of(&covered, Some(&mask));
+        let mut ranked = doubtful(&[("Q", Rotation::R270, 0.7), ("S", Rotation::R270, 0.3)]);
+        learned.reweigh(&print, &mut ranked);
+        assert_eq!(ranked[0].tile, id("S"), "{ranked:?}");
+        let total: f64 = ranked.iter().map(|c| c.probability).sum();
+        assert!((total - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_tile_turned_wrong_does_not_look_like_its_types_copies() {
+        let learned = learn(&board(&["E", "K", "D", "U", "B", "L", "J"]));
+        let print = print_of(&printed("K", Rotation::R180), None);
+        let right = learned.log_likelihood(&print, id("K"), Rotation::R180);
+        let turned = learned.log_likelihood(&print, id("K"), Rotation::R0);
+        assert!(right > 0.0 && turned < 0.0, "{right} {turned}");
+    }
+
+    #[test]
+    fn likeness_leaves_a_shield_in_doubt_between_twins() {
+        // Only N's copies on the board: M is printed alike but for its shield, so a doubt
+        // between them stays as it was.
+        let learned = learn(&board(&["N", "D", "E", "U", "K", "B"]));
+        let print = print_of(&printed("M", Rotation::R0), None);
+        let mut ranked = doubtful(&[("M", Rotation::R0, 0.6), ("N", Rotation::R0, 0.4)]);
+        learned.reweigh(&print, &mut ranked);
+        assert_eq!(ranked[0].tile, id("M"));
+        assert!((ranked[0].probability - 0.6).abs() < 1e-9, "{ranked:?}");
+    }
+
+    #[test]
+    fn prints_that_differ_copy_to_copy_tell_nothing() {
+        let noise = |seed: u64| {
+            let mut img = Mat::new_rows_cols_with_default(64, 64, core::CV_8UC3, Scalar::all(0.0))
+                .expect("image");
+            core::set_rng_seed(seed as i32).expect("seeded");
+            core::randu(&mut img, &Scalar::all(0.0), &Scalar::all(255.0)).expect("noise");
+            print_of(&img, None)
+        };
+        let names = ["A", "B", "D", "E", "U", "V"];
+        let reads: Vec<(Print, Vec<Candidate>)> = (0..12)
+            .map(|k| (noise(k), sure(names[k as usize / 2], Rotation::R0).1))
+            .collect();
+        let learned = learn(&reads);
+        assert!(!learned.tells_apart());
+        let mut ranked = doubtful(&[("A", Rotation::R0, 0.55), ("B", Rotation::R0, 0.45)]);
+        learned.reweigh(&noise(99), &mut ranked);
+        assert!((ranked[0].probability - 0.55).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_window_past_the_patch_is_a_print_of_nothing() {
+        let img = printed("D", Rotation::R0);
+        let print = Print::cut(&img, (100, 100), 200, None).expect("no error");
+        assert_eq!(print.seen_share(), 0.0);
+        let learned = learn(&board(&["D", "E", "U", "K"]));
+        assert_eq!(learned.log_likelihood(&print, id("D"), Rotation::R0), 0.0);
+    }
+}
