@@ -128,6 +128,10 @@ pub struct Tracker {
     /// The likeliest readings of each laid tile, the committed one first (for correction by a
     /// later neighbour).
     readings: BTreeMap<Pos, Vec<crate::vision::tile::Candidate>>,
+    /// Each laid tile's print as read when it was laid.
+    prints: BTreeMap<Pos, crate::vision::prints::Print>,
+    /// What each type's print looks like in this game, from the laid tiles read surely.
+    learned: crate::vision::prints::LearnedPrints,
     previous: Option<Mat>,
     last_settled: Option<Mat>,
     /// The small grey picture last read (to tell an arm reaching in).
@@ -194,6 +198,8 @@ impl Tracker {
             light: None,
             quads,
             readings: BTreeMap::new(),
+            prints: BTreeMap::new(),
+            learned: Default::default(),
             previous: None,
             last_settled: None,
             read_small: None,

@@ -14,6 +14,7 @@ use crate::record::TurnEntry;
 use crate::rules::{catalogue, Dir, EdgeKind, Placement, Pos, Rotation, TileId};
 use crate::vision::figures::FIGURE_SHARE;
 use crate::vision::locate::{in_view, looks_empty, predict, MIN_FIT};
+use crate::vision::prints::{LearnedPrints, Print};
 use crate::vision::rectify::{
     out_of_view, quad_patch, shifted_quad, side_px, unseen, Quad, MARGIN_PX,
 };
@@ -152,6 +153,8 @@ pub(super) struct Reading {
     /// The likeliest legal reading of another cut of the cell that fits nearly as well and
     /// tells a different tile.
     rival: Option<Candidate>,
+    /// The tile's print where it was found.
+    print: Print,
 }
 
 /// A cell cut out of the picture for reading.
@@ -231,7 +234,7 @@ impl Tracker {
         type Key = (std::cmp::Reverse<u64>, f64);
         // Another reading to ask about, and whether it differs only by a shield a figure hides.
         type Doubt = Option<(crate::rules::TileId, Rotation, bool)>;
-        let mut best: Option<(Key, Pos, Placement, Quad, Doubt, Vec<Candidate>)> = None;
+        let mut best: Option<(Key, Pos, Placement, Quad, Doubt, Vec<Candidate>, Print)> = None;
         let mut revised = Vec::new();
         let frontier = self.game.board().frontier().to_vec();
         let mut grey = Mat::default();
@@ -303,6 +306,7 @@ impl Tracker {
                 fit,
                 to_patch,
                 mut rival,
+                print,
             }) = self.read_cell(frame, pos, &quad, cut, (&model, &grey), min_fit)?
             else {
                 // Table, shadow or the top of a figure on the next tile: not a tile. (A cell
@@ -399,10 +403,10 @@ impl Tracker {
                 let placement = Placement { pos, rot: c.rot };
                 let mut kept = vec![*c];
                 kept.extend(ranked.iter().filter(|r| *r != c).take(KEPT - 1));
-                best = Some((key, pos, placement, quad, doubt, kept));
+                best = Some((key, pos, placement, quad, doubt, kept, print));
             }
         }
-        let Some((_, pos, placement, quad, doubt, kept)) = best else {
+        let Some((_, pos, placement, quad, doubt, kept, print)) = best else {
             return Ok(revised);
         };
         // A neighbour corrected while other cells were read may no longer fit this reading:
@@ -447,6 +451,7 @@ impl Tracker {
         }
         self.open_look = Some((pos, quad_patch(frame, &quad, MARGIN_PX)?.0));
         self.readings.insert(pos, kept);
+        self.learn_print(pos, print);
         self.bare.remove(&pos);
         // The cells this tile opens: remember how they look now, before anything lands there
         // (unless something already has: the next player's tile, laid before the table was
@@ -640,7 +645,7 @@ impl Tracker {
 
     /// The tile in a cut.
     pub(super) fn read_cut(&self, cut: Cut, model: &ColourModel) -> anyhow::Result<Reading> {
-        let (ranked, shift, fit) = self.recognizer.recognize_in_view(
+        let (mut ranked, shift, fit) = self.recognizer.recognize_in_view(
             &cut.patch,
             MARGIN_PX as usize,
             model,
@@ -648,6 +653,10 @@ impl Tracker {
             Some(side_px(&shifted_quad(&cut.to_patch, MARGIN_PX, [0.0, 0.0]))),
             None,
         )?;
+        // A doubtful reading weighed by the prints of the tiles laid so far.
+        let unseen = unseen(Some(&cut.figures), cut.out_of_view.as_ref())?;
+        let print = Print::found_in(&cut.patch, MARGIN_PX as usize, shift, unseen.as_ref())?;
+        self.learned.reweigh(&print, &mut ranked);
         let to_patch = cut.to_patch;
         Ok(Reading {
             ranked,
@@ -655,7 +664,25 @@ impl Tracker {
             fit,
             to_patch,
             rival: None,
+            print,
         })
+    }
+
+    /// Keeps the `print` of the tile laid at `pos` (unless an earlier picture showed more of
+    /// it), and learns again what each type's print looks like from the laid tiles read surely.
+    fn learn_print(&mut self, pos: Pos, print: Print) {
+        if self
+            .prints
+            .get(&pos)
+            .is_none_or(|p| p.seen_share() <= print.seen_share())
+        {
+            self.prints.insert(pos, print);
+        }
+        let laid = self
+            .readings
+            .iter()
+            .filter_map(|(p, ranked)| Some((self.prints.get(p)?, &ranked[..])));
+        self.learned = LearnedPrints::learn(laid, []);
     }
 
     /// The likeliest reading of `r` the rules allow at `pos`, with how well the cut fits.
@@ -705,6 +732,7 @@ impl Tracker {
             shift,
             fit,
             to_patch,
+            print,
             ..
         } = self.read_cut(self.cut_cell(frame, &quad, &model)?, &model)?;
         if fit < MIN_FIT {
@@ -747,6 +775,7 @@ impl Tracker {
             let mut kept = vec![*c];
             kept.extend(ranked.iter().filter(|r| *r != c).take(KEPT - 1));
             self.readings.insert(pos, kept);
+            self.learn_print(pos, print.clone());
             let mut events = vec![Event::Tile {
                 pos,
                 tile: entry.tile,
