@@ -136,24 +136,23 @@ impl Print {
     /// How alike two prints look: the correlation of their grey levels over the cells both
     /// show; `None` where they share too few, or either is flat there.
     fn likeness(&self, other: &Print) -> Option<f64> {
-        let both: Vec<(f64, f64)> = (0..self.grey.len())
-            .filter(|&k| self.seen[k] && other.seen[k])
-            .map(|k| (f64::from(self.grey[k]), f64::from(other.grey[k])))
-            .collect();
-        if (both.len() as f64) < MIN_SHARED * self.grey.len() as f64 {
+        let (mut n, mut sa, mut sb, mut sab, mut saa, mut sbb) = (0usize, 0.0, 0.0, 0.0, 0.0, 0.0);
+        for k in 0..self.grey.len().min(other.grey.len()) {
+            if self.seen[k] && other.seen[k] {
+                let (a, b) = (f64::from(self.grey[k]), f64::from(other.grey[k]));
+                n += 1;
+                sa += a;
+                sb += b;
+                sab += a * b;
+                saa += a * a;
+                sbb += b * b;
+            }
+        }
+        if (n as f64) < MIN_SHARED * self.grey.len() as f64 {
             return None;
         }
-        let n = both.len() as f64;
-        let (ma, mb) = (
-            both.iter().map(|p| p.0).sum::<f64>() / n,
-            both.iter().map(|p| p.1).sum::<f64>() / n,
-        );
-        let (mut ab, mut aa, mut bb) = (0.0, 0.0, 0.0);
-        for (a, b) in both {
-            ab += (a - ma) * (b - mb);
-            aa += (a - ma).powi(2);
-            bb += (b - mb).powi(2);
-        }
+        let n = n as f64;
+        let (ab, aa, bb) = (sab - sa * sb / n, saa - sa * sa / n, sbb - sb * sb / n);
         (aa > 1e-6 && bb > 1e-6).then(|| ab / (aa * bb).sqrt())
     }
 }
@@ -190,7 +189,7 @@ impl LearnedPrints {
             let upright = equivalents(tile, rot)
                 .map(|r| print.upright(r))
                 .max_by(|a, b| {
-                    let l = |p: &Print| mean_likeness(p, theirs).unwrap_or(-1.0);
+                    let l = |p: &Print| mean_likeness(p, theirs.iter()).unwrap_or(-1.0);
                     l(a).total_cmp(&l(b))
                 })
                 .unwrap_or_else(|| print.upright(rot));
@@ -221,7 +220,7 @@ impl LearnedPrints {
             .iter()
             .filter(|(&kin, _)| printed_alike(kin, tile))
             .flat_map(|(&kin, copies)| {
-                equivalents(kin, rot).filter_map(|r| mean_likeness(&print.upright(r), copies))
+                equivalents(kin, rot).filter_map(move |r| mean_likeness(&print.upright(r), copies))
             })
             .fold(None, |m: Option<f64>, l| Some(m.map_or(l, |m| m.max(l))))
             .map_or(0.0, |l| ((l - mid) / unit).clamp(-CAP, CAP))
@@ -265,9 +264,13 @@ fn equivalents(tile: TileId, rot: Rotation) -> impl Iterator<Item = Rotation> {
 }
 
 /// The mean likeness of `print` to `copies` (those it shares enough cells with).
-fn mean_likeness(print: &Print, copies: &[Print]) -> Option<f64> {
-    let all: Vec<f64> = copies.iter().filter_map(|c| print.likeness(c)).collect();
-    (!all.is_empty()).then(|| all.iter().sum::<f64>() / all.len() as f64)
+fn mean_likeness<'a>(print: &Print, copies: impl IntoIterator<Item = &'a Print>) -> Option<f64> {
+    let (mut sum, mut n) = (0.0, 0usize);
+    for l in copies.into_iter().filter_map(|c| print.likeness(c)) {
+        sum += l;
+        n += 1;
+    }
+    (n > 0).then(|| sum / n as f64)
 }
 
 /// The board's likeness scale (see [`LearnedPrints::scale`]): each sure copy's likeness to the
@@ -276,23 +279,15 @@ fn scale(copies: &BTreeMap<TileId, Vec<Print>>) -> Option<(f64, f64)> {
     let (mut own, mut other) = (Vec::new(), Vec::new());
     for (tile, prints) in copies {
         for (k, print) in prints.iter().enumerate() {
-            let rest: Vec<Print> = prints
-                .iter()
-                .enumerate()
-                .filter(|&(j, _)| j != k)
-                .map(|(_, p)| p.clone())
-                .collect();
-            if let Some(l) = mean_likeness(print, &rest) {
+            let rest = prints.iter().enumerate().filter(|&(j, _)| j != k);
+            if let Some(l) = mean_likeness(print, rest.map(|(_, p)| p)) {
                 own.push(l);
             }
+            let turned = Rotation::ALL.map(|r| print.upright(r));
             let closest = copies
                 .iter()
                 .filter(|(&t, _)| !printed_alike(t, *tile))
-                .flat_map(|(_, theirs)| {
-                    Rotation::ALL
-                        .iter()
-                        .filter_map(|&r| mean_likeness(&print.upright(r), theirs))
-                })
+                .flat_map(|(_, theirs)| turned.iter().filter_map(move |p| mean_likeness(p, theirs)))
                 .fold(None, |m: Option<f64>, l| Some(m.map_or(l, |m| m.max(l))));
             other.extend(closest);
         }
