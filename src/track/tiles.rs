@@ -234,7 +234,9 @@ impl Tracker {
         type Key = (std::cmp::Reverse<u64>, f64);
         // Another reading to ask about, and whether it differs only by a shield a figure hides.
         type Doubt = Option<(crate::rules::TileId, Rotation, bool)>;
-        let mut best: Option<(Key, Pos, Placement, Quad, Doubt, Vec<Candidate>, Print)> = None;
+        // The readings kept (the committed one first) and the tile's print.
+        type Kept = (Vec<Candidate>, Print);
+        let mut best: Option<(Key, Pos, Placement, Quad, Doubt, Kept)> = None;
         let mut revised = Vec::new();
         let frontier = self.game.board().frontier().to_vec();
         let mut grey = Mat::default();
@@ -403,10 +405,10 @@ impl Tracker {
                 let placement = Placement { pos, rot: c.rot };
                 let mut kept = vec![*c];
                 kept.extend(ranked.iter().filter(|r| *r != c).take(KEPT - 1));
-                best = Some((key, pos, placement, quad, doubt, kept, print));
+                best = Some((key, pos, placement, quad, doubt, (kept, print)));
             }
         }
-        let Some((_, pos, placement, quad, doubt, kept, print)) = best else {
+        let Some((_, pos, placement, quad, doubt, (kept, print))) = best else {
             return Ok(revised);
         };
         // A neighbour corrected while other cells were read may no longer fit this reading:
