@@ -36,6 +36,8 @@ pub struct TileReport {
     pub top3: usize,
     /// Images with every tile right.
     pub boards_right: usize,
+    /// Images whose surely read tiles' prints told types apart ([`LearnedPrints`]).
+    pub boards_learned: usize,
     /// Tiles right with the uncalibrated default colours and no figure masking.
     pub right_uncalibrated: usize,
     /// Tiles with no follower on them.
@@ -148,7 +150,9 @@ impl TileReport {
              | type + rotation right (default colours, figures not masked) | {:.2} % |\n\
              | type + rotation right, tiles with no follower on them | {:.2} % |\n\
              | type right | {:.2} % |\n| truth in top 3 | {:.2} % |\n\
-             | whole board right | {:.1} % |\n| median time per tile | {:.3} ms |\n\
+             | whole board right | {:.1} % |\n\
+             | boards whose sure tiles' prints told types apart | {} of {} |\n\
+             | median time per tile | {:.3} ms |\n\
              | followers seen in their colour | {:.2} % of {} |\n\
              | followers on the right feature (of those seen) | {:.2} % |\n\
              | phantom followers per board | {:.2} |\n\
@@ -165,6 +169,8 @@ impl TileReport {
             pct(self.type_right, self.tiles),
             pct(self.top3, self.tiles),
             pct(self.boards_right, self.images),
+            self.boards_learned,
+            self.images,
             self.median_ms(),
             pct(self.followers_found, self.followers),
             self.followers,
@@ -303,6 +309,7 @@ fn read_tiles(
         reads.iter().map(|r| (&r.print, &r.ranked[..])),
         [(&start_print, d, Rotation::R0)],
     );
+    report.boards_learned += usize::from(prints.tells_apart());
     for r in &mut reads {
         prints.reweigh(&r.print, &mut r.ranked);
     }

@@ -24,7 +24,8 @@ const SURE: f64 = 0.95;
 const WHOLE: f64 = 0.98;
 /// The least share of cells two prints must both show to be compared.
 const MIN_SHARED: f64 = 0.4;
-/// The least pairs of sure copies of one type that measure how alike copies look.
+/// The least sure copies, each beside another copy of its type, that measure how alike copies
+/// look.
 const MIN_PAIRS: usize = 3;
 /// The least gap between how alike copies of a type look and how alike the likeliest other
 /// type looks for likeness to count at all.
@@ -163,8 +164,10 @@ impl Print {
 pub struct LearnedPrints {
     /// Sure copies of each type, in catalogue orientation.
     copies: BTreeMap<TileId, Vec<Print>>,
-    /// Likeness half way between a copy's to its own type and to the likeliest other type, and
-    /// half the gap between them; `None` where the board does not tell them apart.
+    /// The likeness half way between a copy's (median) to the other copies of its type and to
+    /// the likeliest other type, and the step in likeness worth one unit of log-likelihood
+    /// (spread² / gap, as between two normal distributions of one spread); `None` where the
+    /// board does not tell them apart.
     scale: Option<(f64, f64)>,
 }
 
