@@ -12,11 +12,12 @@ use super::figures::{Blob, FIGURE_SHARE, WIDER_PX};
 use super::locate::read_board;
 use super::meeples::{cells_below, pose, read_followers};
 use super::prints::{LearnedPrints, Print};
-use super::rectify::{cell_patch_margin, quad_patch, side_px, Quad, MARGIN_PX};
+use super::rectify::{cell_patch_margin, quad_patch, side_px, Quad, INSET, MARGIN_PX};
 use super::standing::Figures;
 use super::terrain::{same_for_the_rules, ColourModel};
 use super::tile::{Candidate, TileRecognizer};
 use super::viewpoint::Viewpoint;
+use crate::geometry::TileShape;
 use crate::rules::{catalogue, Pos, Rotation, TileId};
 use crate::sim::truth::TileTruth;
 
@@ -38,6 +39,11 @@ pub struct TileReport {
     pub boards_right: usize,
     /// Images whose surely read tiles' prints told types apart ([`LearnedPrints`]).
     pub boards_learned: usize,
+    /// Images with a shield wholly under a figure (where the catalogue prints it): no single
+    /// picture tells such a tile from its twin without the shield.
+    pub boards_hiding_shields: usize,
+    /// Images with no shield wholly under a figure whose every tile was right with rules priors.
+    pub clear_boards_right_with_rules: usize,
     /// Tiles right with the uncalibrated default colours and no figure masking.
     pub right_uncalibrated: usize,
     /// Tiles with no follower on them.
@@ -147,6 +153,8 @@ impl TileReport {
              | type + rotation right (start-tile calibrated colours) | {:.2} % |\n\
              | type + rotation right, board read with rules priors | {:.2} % |\n\
              | whole board right, with rules priors | {:.1} % |\n\
+             | boards with a shield wholly under a figure (at the catalogue's spot) | {} of {} |\n\
+             | whole board right, with rules priors, boards hiding no shield | {:.1} % |\n\
              | type + rotation right (default colours, figures not masked) | {:.2} % |\n\
              | type + rotation right, tiles with no follower on them | {:.2} % |\n\
              | type right | {:.2} % |\n| truth in top 3 | {:.2} % |\n\
@@ -164,6 +172,12 @@ impl TileReport {
             pct(self.right, self.tiles),
             pct(self.right_with_rules, self.tiles),
             pct(self.boards_right_with_rules, self.images),
+            self.boards_hiding_shields,
+            self.images,
+            pct(
+                self.clear_boards_right_with_rules,
+                self.images - self.boards_hiding_shields
+            ),
             pct(self.right_uncalibrated, self.tiles),
             pct(self.bare_right, self.bare),
             pct(self.type_right, self.tiles),
@@ -222,8 +236,42 @@ struct TileRead<'a> {
     ranked: Vec<Candidate>,
     shift: [f64; 2],
     print: Print,
+    /// Whether a figure covers a shield of the tile wholly.
+    hides_shield: bool,
     /// Time the reading took (ms).
     ms: f64,
+}
+
+/// Share of the square around a shield's spot a figure must cover to hide the shield wholly.
+const HIDDEN: f64 = 0.9;
+
+/// Whether the `figures` mask of a cell patch cut with `margin` covers a shield of `tile` lying
+/// with `rot` (at the catalogue's spot, where the rendered boards print it) wholly.
+fn shield_under_figure(
+    figures: &Mat,
+    margin: usize,
+    tile: TileId,
+    rot: Rotation,
+) -> opencv::Result<bool> {
+    let side = (figures.cols().min(figures.rows()) as usize).saturating_sub(2 * margin);
+    let half = 0.06;
+    let px = |u: f32| margin as f64 + (f64::from(u) - INSET) / (1.0 - 2.0 * INSET) * side as f64;
+    for &spot in &TileShape::of(tile).pennants {
+        let [u, v] = crate::geometry::rotate(spot, rot);
+        let (x0, x1) = (px(u - half).round() as i32, px(u + half).round() as i32);
+        let (y0, y1) = (px(v - half).round() as i32, px(v + half).round() as i32);
+        let (mut all, mut covered) = (0usize, 0usize);
+        for y in y0.max(0)..y1.min(figures.rows()) {
+            for x in x0.max(0)..x1.min(figures.cols()) {
+                all += 1;
+                covered += usize::from(*figures.at_2d::<u8>(y, x)? > 0);
+            }
+        }
+        if all > 0 && covered as f64 >= HIDDEN * all as f64 {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// Reads every tile of `sample` but the start tile with the true grid registration.
@@ -283,6 +331,8 @@ fn read_tiles(
             Some(&Figures::from_blobs(&blobs, rise)),
         )?;
         let print = Print::found_in(&patch, MARGIN_PX as usize, shift, Some(&figures))?;
+        let rot = Rotation::from_degrees(t.rot).unwrap_or_default();
+        let hides_shield = shield_under_figure(&figures, MARGIN_PX as usize, id, rot)?;
         let ms = started.elapsed().as_secs_f64() * 1000.0;
         reads.push(TileRead {
             t,
@@ -293,6 +343,7 @@ fn read_tiles(
             ranked,
             shift,
             print,
+            hides_shield,
             ms,
         });
     }
@@ -310,6 +361,8 @@ fn read_tiles(
         [(&start_print, d, Rotation::R0)],
     );
     report.boards_learned += usize::from(prints.tells_apart());
+    let hiding = reads.iter().any(|r| r.hides_shield);
+    report.boards_hiding_shields += usize::from(hiding);
     for r in &mut reads {
         prints.reweigh(&r.print, &mut r.ranked);
     }
@@ -449,6 +502,7 @@ fn read_tiles(
     }
     if board_right {
         report.boards_right_with_rules += 1;
+        report.clear_boards_right_with_rules += usize::from(!hiding);
     }
     Ok(())
 }
@@ -634,5 +688,53 @@ mod tests {
             table.contains("expected calibration error: 6.68 points"),
             "{table}"
         );
+    }
+
+    #[test]
+    fn a_shield_counts_as_hidden_only_where_a_figure_covers_its_spot() {
+        use crate::vision::rectify::PATCH_PX;
+        use opencv::core::{Rect, Scalar, CV_8UC1};
+        let cat = catalogue();
+        let (m, n) = (cat.tile_id("M").unwrap(), cat.tile_id("N").unwrap());
+        let margin = MARGIN_PX as usize;
+        let px = (PATCH_PX + 2 * MARGIN_PX) as usize;
+        let blank =
+            || Mat::new_rows_cols_with_default(px as i32, px as i32, CV_8UC1, Scalar::all(0.0));
+        // A figure over M's shield, wherever the shield lies after turning.
+        for rot in Rotation::ALL {
+            let [u, v] = crate::geometry::rotate(TileShape::of(m).pennants[0], rot);
+            let at = |w: f32| {
+                (margin as f64 + (f64::from(w) - INSET) / (1.0 - 2.0 * INSET) * PATCH_PX as f64)
+                    as i32
+            };
+            let mut covered = blank().unwrap();
+            let figure = Rect::new(at(u) - 8, at(v) - 8, 16, 16);
+            Mat::roi_mut(&mut covered, figure)
+                .unwrap()
+                .set_to(&Scalar::all(255.0), &opencv::core::no_array())
+                .unwrap();
+            assert!(
+                shield_under_figure(&covered, margin, m, rot).unwrap(),
+                "{rot:?}"
+            );
+            // N has no shield to hide; an empty mask hides none.
+            assert!(!shield_under_figure(&covered, margin, n, rot).unwrap());
+            assert!(!shield_under_figure(&blank().unwrap(), margin, m, rot).unwrap());
+        }
+        // A figure in the opposite corner from the shield does not hide it.
+        let [u, v] = TileShape::of(m).pennants[0];
+        let mut elsewhere = blank().unwrap();
+        let far = |w: f32| {
+            if w < 0.5 {
+                px as i32 - margin as i32 - 20
+            } else {
+                margin as i32 + 4
+            }
+        };
+        Mat::roi_mut(&mut elsewhere, Rect::new(far(u), far(v), 16, 16))
+            .unwrap()
+            .set_to(&Scalar::all(255.0), &opencv::core::no_array())
+            .unwrap();
+        assert!(!shield_under_figure(&elsewhere, margin, m, Rotation::R0).unwrap());
     }
 }
