@@ -6,10 +6,10 @@
 
 use opencv::core::Mat;
 
-use super::tiles::differ_by_shields;
 use super::{Event, Tracker};
 use crate::rules::{catalogue, Pos};
 use crate::vision::locate::MIN_FIT;
+use crate::vision::terrain::differ_by_shields;
 use crate::vision::terrain::same_for_the_rules;
 use crate::vision::tile::Candidate;
 

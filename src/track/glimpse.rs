@@ -3,7 +3,7 @@
 use opencv::core::Mat;
 use opencv::prelude::*;
 
-use super::tiles::{changed_but_figures, corner_distance, differ_by_shields, GLIMPSE_ALIKE};
+use super::tiles::{changed_but_figures, corner_distance, GLIMPSE_ALIKE};
 use super::{cell_middle, changed_share, Event, Tracker, MOTION_LEVEL, NEW_TILE_CHANGE};
 use crate::rules::board::PlacedTile;
 use crate::rules::{Dir, Figure, FollowerSpot, Pos, Rotation, TileId};
@@ -16,6 +16,7 @@ use crate::vision::meeples::{
 use crate::vision::rectify::{
     out_of_view, patch_to_tile, quad_patch, side_px, unseen, Quad, MARGIN_PX, PATCH_PX,
 };
+use crate::vision::terrain::differ_by_shields;
 use crate::vision::terrain::{same_for_the_rules, ColourModel};
 use crate::vision::tile::Candidate;
 

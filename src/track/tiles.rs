@@ -19,8 +19,7 @@ use crate::vision::rectify::{
     out_of_view, quad_patch, shifted_quad, side_px, unseen, Quad, MARGIN_PX,
 };
 use crate::vision::snap::snap_to_edges;
-pub(super) use crate::vision::terrain::differ_by_shields;
-use crate::vision::terrain::{same_for_the_rules, ColourModel};
+use crate::vision::terrain::{differ_by_shields, same_for_the_rules, ColourModel};
 use crate::vision::tile::Candidate;
 
 /// Readings tried when the open tile is read again.
