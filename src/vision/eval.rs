@@ -12,7 +12,10 @@ use super::figures::{Blob, FIGURE_SHARE, WIDER_PX};
 use super::locate::read_board;
 use super::meeples::{cells_below, pose, read_followers};
 use super::prints::{LearnedPrints, Print};
-use super::rectify::{cell_patch_margin, quad_patch, side_px, Quad, INSET, MARGIN_PX};
+use super::rectify::{
+    cell_patch_margin, cell_quad, in_view_share, out_of_view, quad_patch, side_px, unseen, Quad,
+    INSET, MARGIN_PX,
+};
 use super::standing::Figures;
 use super::terrain::{same_for_the_rules, ColourModel};
 use super::tile::{Candidate, TileRecognizer};
@@ -28,6 +31,8 @@ pub struct TileReport {
     pub images: usize,
     /// Tiles read (the start tile excluded: it calibrates).
     pub tiles: usize,
+    /// Tiles not read: less than half their cell lies in the picture.
+    pub out_of_picture: usize,
     /// Tiles whose type and rotation were right (rotations the rules cannot tell apart count as
     /// right).
     pub right: usize,
@@ -150,6 +155,7 @@ impl TileReport {
         format!(
             "| measure | value |\n|---|---|\n\
              | images | {} |\n| tiles read | {} |\n\
+             | tiles less than half in the picture (not read) | {} |\n\
              | type + rotation right (start-tile calibrated colours) | {:.2} % |\n\
              | type + rotation right, board read with rules priors | {:.2} % |\n\
              | whole board right, with rules priors | {:.1} % |\n\
@@ -169,6 +175,7 @@ impl TileReport {
              most frequent confusions (true → read): {}\n",
             self.images,
             self.tiles,
+            self.out_of_picture,
             pct(self.right, self.tiles),
             pct(self.right_with_rules, self.tiles),
             pct(self.boards_right_with_rules, self.images),
@@ -245,6 +252,9 @@ struct TileRead<'a> {
 /// Share of the square around a shield's spot a figure must cover to hide the shield wholly.
 const HIDDEN: f64 = 0.9;
 
+/// Share of a cell that must lie in the picture for the cell to be read.
+const HALF: f64 = 0.5;
+
 /// Whether the `figures` mask of a cell patch cut with `margin` covers a shield of `tile` lying
 /// with `rot` (at the catalogue's spot, where the rendered boards print it) wholly.
 fn shield_under_figure(
@@ -311,9 +321,15 @@ fn read_tiles(
         };
         let started = Instant::now();
         let cell = Pos::new(t.cell[0], t.cell[1]);
-        let Some(patch) = cell_patch_margin(&sample.image, cam, cell, MARGIN_PX)? else {
+        let Some(quad) = cell_quad(cam, cell) else {
             continue;
         };
+        if in_view_share(&quad, size) < HALF {
+            report.out_of_picture += 1;
+            continue;
+        }
+        let (patch, to_patch) = quad_patch(&sample.image, &quad, MARGIN_PX)?;
+        let out_of_view = out_of_view(&to_patch, MARGIN_PX, size)?;
         let (figures, mut blobs) = enrolment.find(&patch, &model, FIGURE_SHARE)?;
         if blobs.iter().any(|b| b.spread.is_none()) {
             // A figure reaching past the patch is seen whole in a wider cut.
@@ -326,11 +342,12 @@ fn read_tiles(
             &patch,
             MARGIN_PX as usize,
             &model,
-            (Some(&figures), None),
+            (Some(&figures), out_of_view.as_ref()),
             Some(side_px(&t.corners_px)),
             Some(&Figures::from_blobs(&blobs, rise)),
         )?;
-        let print = Print::found_in(&patch, MARGIN_PX as usize, shift, Some(&figures))?;
+        let unseen = unseen(Some(&figures), out_of_view.as_ref())?;
+        let print = Print::found_in(&patch, MARGIN_PX as usize, shift, unseen.as_ref())?;
         let rot = Rotation::from_degrees(t.rot).unwrap_or_default();
         let hides_shield = shield_under_figure(&figures, MARGIN_PX as usize, id, rot)?;
         let ms = started.elapsed().as_secs_f64() * 1000.0;
