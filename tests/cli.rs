@@ -793,3 +793,72 @@ fn eval_track_writes_the_frames_of_the_game_it_follows() {
     let out = meeplecam(&["eval", "track", "--turns", "2", "--frames", frames]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn eval_track_films_its_games_with_the_art_given() {
+    use opencv::prelude::*;
+    let dir = std::env::temp_dir().join(format!("meeplecam-eval-art-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    // An "edition" whose start tile is all magenta, a colour no painted tile shows.
+    let art = dir.join("art");
+    std::fs::create_dir_all(&art).unwrap();
+    let magenta = opencv::core::Mat::new_rows_cols_with_default(
+        64,
+        64,
+        opencv::core::CV_8UC3,
+        opencv::core::Scalar::new(255.0, 0.0, 255.0, 0.0),
+    )
+    .unwrap();
+    let picture = art.join("D.png");
+    opencv::imgcodecs::imwrite(
+        picture.to_str().unwrap(),
+        &magenta,
+        &opencv::core::Vector::new(),
+    )
+    .unwrap();
+    std::fs::write(
+        art.join("labels.json"),
+        r#"{"labels": [{"file": "D.png", "type": "D", "rotation": 0}]}"#,
+    )
+    .unwrap();
+    let magenta_in_first_frame = |with_art: bool| {
+        let frames = dir.join(if with_art { "with" } else { "without" });
+        let mut args = vec![
+            "eval", "track", "--turns", "1", "--seed", "5", "--game", "0",
+        ];
+        args.extend(["--frames", frames.to_str().unwrap()]);
+        if with_art {
+            args.extend(["--art", art.to_str().unwrap()]);
+        }
+        let out = meeplecam(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let first = frames.join("frame-00000.png");
+        let img =
+            opencv::imgcodecs::imread(first.to_str().unwrap(), opencv::imgcodecs::IMREAD_COLOR)
+                .unwrap();
+        let bytes = img.data_bytes().unwrap();
+        bytes
+            .chunks(3)
+            .filter(|p| p[0] > 150 && p[2] > 150 && p[1] < 90)
+            .count()
+    };
+    assert!(magenta_in_first_frame(true) > 400);
+    assert!(magenta_in_first_frame(false) < 40);
+
+    // An art folder that cannot be read is an error, for tracking as for boards.
+    let missing = dir.join("no-such-art");
+    let out = meeplecam(&[
+        "eval",
+        "track",
+        "--turns",
+        "1",
+        "--art",
+        missing.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("labels.json"));
+}

@@ -144,6 +144,20 @@ pub fn eval(args: EvalArgs) -> Result<(), Failure> {
         )));
     }
     let generate = args.generate.unwrap_or(DEFAULT_BOARDS);
+    if args.art.is_some() && args.dataset.is_some() && args.generate.is_none() {
+        return Err(Failure::BadInput(anyhow!(
+            "--art draws the tiles of boards being rendered: give --generate N to make the \
+             data set with it"
+        )));
+    }
+    let artwork = match &args.art {
+        Some(dir) => Some(Artwork::load(dir).map_err(Failure::BadInput)?),
+        None => None,
+    };
+    let art = match (&args.art, &artwork) {
+        (Some(dir), Some(a)) => format!(", {} tile types from {}", a.len(), dir.display()),
+        _ => String::new(),
+    };
     if args.game.is_some() && args.what != "track" {
         return Err(Failure::BadInput(anyhow!("--game is for `eval track`")));
     }
@@ -166,8 +180,13 @@ pub fn eval(args: EvalArgs) -> Result<(), Failure> {
                 None => Ok(()),
             }
         };
-        let report =
-            meeplecam::track::eval::evaluate_games([game], args.turns, args.seed, &mut watch)?;
+        let report = meeplecam::track::eval::evaluate_games(
+            [game],
+            args.turns,
+            args.seed,
+            artwork.as_ref(),
+            &mut watch,
+        )?;
         for g in &report.per_game {
             println!("\nturn | true | as tracked\n---|---|---");
             for (i, (truth, seen)) in g.turn_pairs.iter().enumerate() {
@@ -191,9 +210,14 @@ pub fn eval(args: EvalArgs) -> Result<(), Failure> {
         return Ok(());
     }
     if args.what == "track" {
-        let report = meeplecam::track::eval::evaluate_tracking(generate, args.turns, args.seed)?;
+        let report = meeplecam::track::eval::evaluate_tracking(
+            generate,
+            args.turns,
+            args.seed,
+            artwork.as_ref(),
+        )?;
         println!(
-            "Tracking {generate} filmed games of {} turns (seed {}), from the frames alone:\n",
+            "Tracking {generate} filmed games of {} turns (seed {}{art}), from the frames alone:\n",
             args.turns, args.seed
         );
         print!("{}", report.table());
@@ -202,29 +226,20 @@ pub fn eval(args: EvalArgs) -> Result<(), Failure> {
         return Ok(());
     }
     if args.what == "occlusion" {
-        let report = meeplecam::vision::occlusion::evaluate(generate, args.turns, args.seed)?;
+        let report = meeplecam::vision::occlusion::evaluate(
+            generate,
+            args.turns,
+            args.seed,
+            artwork.as_ref(),
+        )?;
         println!(
-            "Hand/arm mask on {generate} filmed games of {} turns (seed {}), each frame against \
+            "Hand/arm mask on {generate} filmed games of {} turns (seed {}{art}), each frame against \
              the last still picture before it (two frames in a row with no arm):\n",
             args.turns, args.seed
         );
         print!("{}", report.table());
         return Ok(());
     }
-    if args.art.is_some() && args.dataset.is_some() && args.generate.is_none() {
-        return Err(Failure::BadInput(anyhow!(
-            "--art draws the tiles of boards being rendered: give --generate N to make the \
-             data set with it"
-        )));
-    }
-    let artwork = match &args.art {
-        Some(dir) => Some(Artwork::load(dir).map_err(Failure::BadInput)?),
-        None => None,
-    };
-    let art = match (&args.art, &artwork) {
-        (Some(dir), Some(a)) => format!(", {} tile types from {}", a.len(), dir.display()),
-        _ => String::new(),
-    };
     let (tiles, boards, source) = match (&args.dataset, args.generate) {
         (Some(dir), None) => {
             let set = Dataset::open(dir).map_err(Failure::BadInput)?;

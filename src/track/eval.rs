@@ -6,7 +6,8 @@ use super::Tracker;
 use crate::camera::{CameraFrame, FrameSource};
 use crate::record::TurnEntry;
 use crate::rules::{catalogue, Rotation};
-use crate::sim::game::{film_game, FilmedGame};
+use crate::sim::artwork::Artwork;
+use crate::sim::game::{film_game_with_art, FilmedGame};
 use crate::vision::terrain::same_for_the_rules;
 
 /// Whether a tracked turn is the true one as far as the rules can tell: the same tile in the
@@ -136,9 +137,15 @@ impl TrackReport {
 }
 
 /// Films `games` random games of `turns` turns (overhead and oblique, 720p, every style and
-/// table top), tracks each from its frames alone and compares the result with the truth.
-pub fn evaluate_tracking(games: usize, turns: usize, seed: u64) -> anyhow::Result<TrackReport> {
-    evaluate_games(0..games, turns, seed, &mut |_, _, _| Ok(()))
+/// table top; the tiles drawn from `artwork` where given), tracks each from its frames alone
+/// and compares the result with the truth.
+pub fn evaluate_tracking(
+    games: usize,
+    turns: usize,
+    seed: u64,
+    artwork: Option<&Artwork>,
+) -> anyhow::Result<TrackReport> {
+    evaluate_games(0..games, turns, seed, artwork, &mut |_, _, _| Ok(()))
 }
 
 /// Watches a game being tracked: each frame with its index and the events the tracker
@@ -151,13 +158,14 @@ pub fn evaluate_games(
     which: impl IntoIterator<Item = usize>,
     turns: usize,
     seed: u64,
+    artwork: Option<&Artwork>,
     watch: &mut Watch,
 ) -> anyhow::Result<TrackReport> {
     let mut report = TrackReport::default();
     let (mut frames, mut busy) = (0usize, 0.0f64);
     for g in which {
-        let FilmedGame { record, mut source } =
-            film_game(seed.wrapping_mul(7_919).wrapping_add(g as u64), turns, 5.0)?;
+        let game_seed = seed.wrapping_mul(7_919).wrapping_add(g as u64);
+        let FilmedGame { record, mut source } = film_game_with_art(game_seed, turns, 5.0, artwork)?;
         let mut tracker = Tracker::new(record.players.clone(), None)?;
         let mut frame_index = 0;
         while let Some(frame) = source.next_frame()? {

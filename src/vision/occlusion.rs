@@ -19,7 +19,8 @@ use opencv::imgproc;
 use opencv::prelude::*;
 
 use crate::camera::FrameSource;
-use crate::sim::game::film_game;
+use crate::sim::artwork::Artwork;
+use crate::sim::game::film_game_with_art;
 use crate::sim::truth::{FrameTruth, HeldTruth, MeepleTruth, TileTruth};
 
 /// Width of the picture the comparison is made on (narrower frames are used as they are).
@@ -395,14 +396,21 @@ impl OcclusionReport {
 /// every frame against the last still picture before it (the second of two frames in a row with
 /// no arm in view, as the tracker would keep), comparing with the simulator's exact arm mask,
 /// the outline of what the hand holds and the changes of the table since that picture. Frames
-/// after the camera was bumped are left out until a new still picture is taken.
-pub fn evaluate(games: usize, turns: usize, seed: u64) -> anyhow::Result<OcclusionReport> {
+/// after the camera was bumped are left out until a new still picture is taken. The tiles are
+/// drawn from `artwork` where given.
+pub fn evaluate(
+    games: usize,
+    turns: usize,
+    seed: u64,
+    artwork: Option<&Artwork>,
+) -> anyhow::Result<OcclusionReport> {
     let mut report = OcclusionReport {
         games,
         ..OcclusionReport::default()
     };
     for g in 0..games {
-        let mut source = film_game(seed.wrapping_add(g as u64), turns, EVAL_FPS)?.source;
+        let mut source =
+            film_game_with_art(seed.wrapping_add(g as u64), turns, EVAL_FPS, artwork)?.source;
         let mut background: Option<(Occlusion, FrameTruth)> = None;
         // The last frame's truth: a background is a frame with no arm after one with none
         // (a still picture, as the tracker would keep), seen by the same camera.
