@@ -61,6 +61,9 @@ const NEW_TILE_CHANGE: f64 = 0.3;
 /// How many times a cell's texture must grow or shrink for a tile as much like the table as
 /// a city on brown wood (see [`texture_changed`]).
 const TEXTURE_CHANGE: f64 = 2.0;
+/// Share of a cell's side, all round, left out when its texture is compared (where off-grid
+/// neighbours reach in).
+const RIM: f64 = 0.15;
 /// Grey-level change (small picture) that counts as something there that was not.
 const ARM_LEVEL: f64 = 30.0;
 /// Share of a change's pixels showing the table's colours over which it is the table itself
@@ -1084,16 +1087,31 @@ fn grey_and_texture(look: &Mat) -> opencv::Result<(f64, f64)> {
     Ok((level, texture))
 }
 
-/// Whether the texture of a cell changed between two looks: its mean grey gradient, once the
-/// light is evened out, grew or shrank [`TEXTURE_CHANGE`] times or more. A shadow or the light
-/// scales a cell's texture with its brightness; a tile printed much like the table (a city on
-/// brown wood) brings its own.
+/// Whether the texture of a cell changed between two looks: the mean grey gradient of its inner
+/// part, once the light is evened out, grew or shrank [`TEXTURE_CHANGE`] times or more. A
+/// shadow or the light scales a cell's texture with its brightness; a tile printed much like
+/// the table (a city on brown wood) brings its own. The cell's rim is left out: a neighbour
+/// laid a few millimetres off its own cell brings its print's texture there, and on a plain
+/// dark table that alone can double the cell's (1212 game 8 with the 2nd edition's art: an
+/// empty cell taken for a new tile).
 fn texture_changed(before: &Mat, now: &Mat) -> opencv::Result<bool> {
-    let (level_a, texture_a) = grey_and_texture(before)?;
-    let (level_b, texture_b) = grey_and_texture(now)?;
+    let (level_a, texture_a) = grey_and_texture(&inner(before)?)?;
+    let (level_b, texture_b) = grey_and_texture(&inner(now)?)?;
     let gain = level_a.max(1.0) / level_b.max(1.0);
     let ratio = (texture_b * gain + 1.0) / (texture_a + 1.0);
     Ok(!(1.0 / TEXTURE_CHANGE..=TEXTURE_CHANGE).contains(&ratio))
+}
+
+/// The inner part of a cell's look ([`cell_middle`]): [`RIM`] of its side left out all round.
+fn inner(look: &Mat) -> opencv::Result<Mat> {
+    let rim = (f64::from(look.cols().min(look.rows())) * RIM).round() as i32;
+    let window = opencv::core::Rect::new(
+        rim,
+        rim,
+        (look.cols() - 2 * rim).max(1),
+        (look.rows() - 2 * rim).max(1),
+    );
+    Mat::roi(look, window)?.try_clone()
 }
 
 /// Whether a quad found as the start tile could be one: a convex four-sided shape, not tiny and
@@ -1155,6 +1173,51 @@ fn after_turns(turns: Vec<TurnEntry>) -> Tracker {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A 64-pixel look of dark table, grainy, with rows `0..reach` (from the top) of a
+    /// neighbour's bright, striped print and, where `tile`, a striped print over the middle.
+    fn dark_cell(reach: i32, tile: bool) -> Mat {
+        let mut look = Mat::new_rows_cols_with_default(
+            64,
+            64,
+            opencv::core::CV_8UC3,
+            opencv::core::Scalar::all(28.0),
+        )
+        .unwrap();
+        let mut rng = 7u32;
+        for y in 0..64 {
+            for x in 0..64 {
+                rng = rng.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                let grain = f64::from((rng >> 16) % 5);
+                let striped = |bright: f64| {
+                    if (x / 2) % 2 == 0 {
+                        bright
+                    } else {
+                        bright / 2.0
+                    }
+                };
+                let v = if y < reach {
+                    striped(200.0)
+                } else if tile && (8..56).contains(&x) && (8..56).contains(&y) {
+                    striped(120.0)
+                } else {
+                    28.0 + grain
+                };
+                *look.at_2d_mut::<opencv::core::Vec3b>(y, x).unwrap() =
+                    opencv::core::Vec3b::from([v as u8; 3]);
+            }
+        }
+        look
+    }
+
+    #[test]
+    fn a_neighbour_reaching_into_a_cells_rim_brings_no_texture_of_its_own() {
+        let empty = dark_cell(0, false);
+        // A neighbour laid 3 mm off its cell: a fifteenth of this cell's side.
+        assert!(!texture_changed(&empty, &dark_cell(4, false)).unwrap());
+        // A tile laid on the cell does.
+        assert!(texture_changed(&empty, &dark_cell(0, true)).unwrap());
+    }
 
     #[test]
     fn a_pixel_only_darker_its_colour_kept_is_in_a_shadow() {
