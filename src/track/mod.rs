@@ -61,9 +61,13 @@ const NEW_TILE_CHANGE: f64 = 0.3;
 /// How many times a cell's texture must grow or shrink for a tile as much like the table as
 /// a city on brown wood (see [`texture_changed`]).
 const TEXTURE_CHANGE: f64 = 2.0;
-/// Share of a cell's side, all round, left out when its texture is compared (where off-grid
-/// neighbours reach in): the middle half is compared.
+/// Share of a cell's side, all round, left out when its texture on a plain table is compared
+/// (where off-grid neighbours reach in): the middle half is compared.
 const RIM: f64 = 0.25;
+/// The texture (mean grey gradient, [`texture_changed`]) of a cell's middle half below which
+/// the table is plain: a wooden table shows about 10, a checked cloth 30 to 90 (seed 2900
+/// game 5).
+const PLAIN_TEXTURE: f64 = 20.0;
 /// Grey-level change (small picture) that counts as something there that was not.
 const ARM_LEVEL: f64 = 30.0;
 /// Share of a change's pixels showing the table's colours over which it is the table itself
@@ -1087,17 +1091,22 @@ fn grey_and_texture(look: &Mat) -> opencv::Result<(f64, f64)> {
     Ok((level, texture))
 }
 
-/// Whether the texture of a cell changed between two looks: the mean grey gradient of its inner
-/// part, once the light is evened out, grew or shrank [`TEXTURE_CHANGE`] times or more. A
-/// shadow or the light scales a cell's texture with its brightness; a tile printed much like
-/// the table (a city on brown wood) brings its own, all over the cell. The cell's rim is left
-/// out: a neighbour laid a few millimetres off its own cell (or a cell predicted a little off)
-/// brings its print's texture there, and on a plain table that alone can double the cell's
-/// (`eval track --art` with the 2nd edition's art: empty cells taken for new tiles, 1212 game 8
-/// on a dark table, 4848 game 13 on wood).
+/// Whether the texture of a cell changed between two looks: its mean grey gradient, once the
+/// light is evened out, grew or shrank [`TEXTURE_CHANGE`] times or more. A shadow or the light
+/// scales a cell's texture with its brightness; a tile printed much like the table (a city on
+/// brown wood) brings its own, all over the cell. On a plain table (its middle's texture below
+/// [`PLAIN_TEXTURE`]) only the middle half of the cell is compared: a neighbour laid off its
+/// own cell, or a cell predicted a little off, brings its print's texture into the rim, and that
+/// alone can double a plain table's (`eval track --art` with the 2nd edition's art: empty cells
+/// taken for new tiles, 1212 game 8 on a dark table, 4848 game 13 on wood). A patterned cloth
+/// is compared whole: over half a cell, its checks vary too much.
 fn texture_changed(before: &Mat, now: &Mat) -> opencv::Result<bool> {
-    let (level_a, texture_a) = grey_and_texture(&inner(before)?)?;
-    let (level_b, texture_b) = grey_and_texture(&inner(now)?)?;
+    let (mut level_a, mut texture_a) = grey_and_texture(&inner(before)?)?;
+    let (mut level_b, mut texture_b) = grey_and_texture(&inner(now)?)?;
+    if texture_a >= PLAIN_TEXTURE {
+        (level_a, texture_a) = grey_and_texture(before)?;
+        (level_b, texture_b) = grey_and_texture(now)?;
+    }
     let gain = level_a.max(1.0) / level_b.max(1.0);
     let ratio = (texture_b * gain + 1.0) / (texture_a + 1.0);
     Ok(!(1.0 / TEXTURE_CHANGE..=TEXTURE_CHANGE).contains(&ratio))
