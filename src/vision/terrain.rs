@@ -327,7 +327,22 @@ impl ColourModel {
             }
         }
         let mut learned: Vec<(Terrain, Cluster)> = Vec::new();
-        let fields = k_means(&field, 4, 0.12);
+        // A minor grass colour that explains much of the city is the city's own (a cut a
+        // little off the tile, or farmhouses roofed like it): learned as grass, it would read
+        // every tile all city as field (2nd-edition art, 4848 game 15: C read as a cloister).
+        let main_field = |c: &Cluster, all: &[Cluster]| all.iter().all(|o| o.weight <= c.weight);
+        let found = k_means(&field, 4, 0.12);
+        let fields: Vec<Cluster> = found
+            .iter()
+            .filter(|c| {
+                let claimed = city
+                    .iter()
+                    .filter(|&&p| explains(std::slice::from_ref(*c), p))
+                    .count();
+                main_field(c, &found) || (claimed as f32) < CITY_CLAIMED * city.len() as f32
+            })
+            .copied()
+            .collect();
         let unlike_field = |px: Vec<[f32; 3]>| -> Vec<[f32; 3]> {
             px.into_iter().filter(|p| !explains(&fields, *p)).collect()
         };
@@ -504,6 +519,9 @@ const CLAIM: f32 = 2.5;
 /// The share of the start tile's city pixels below which a colour of them that looks like the
 /// road's is not learned as city.
 const MINOR_CITY_COLOUR: f32 = 0.35;
+/// The share of the start tile's city pixels a minor grass colour may explain and still be
+/// learned as grass.
+const CITY_CLAIMED: f32 = 0.5;
 /// Learned spreads are widened by this much for classifying (other tiles, other light).
 const SPREAD_GAIN: f32 = 1.5;
 /// The least pixels of the start tile's largest blue patch for its city's blue to count as
@@ -821,6 +839,23 @@ mod tests {
             Some(FeatureKind::City) => CITY,
             _ => GRASS,
         })
+    }
+
+    #[test]
+    fn a_grass_colour_that_is_the_citys_own_does_not_make_cities_field() {
+        // The field between the city and the road shows the city's colour (a cut a little off
+        // the tile, or farmhouses roofed like the city): still, the city is city.
+        let start = painted(|kind, u, _| match kind {
+            Some(FeatureKind::Road) => ROAD,
+            Some(FeatureKind::City) => CITY,
+            _ if u[1] < 0.42 => CITY,
+            _ => GRASS,
+        });
+        let mut model = ColourModel::default();
+        model.calibrate(&start, "D", Rotation::R0).unwrap();
+        assert_eq!(model.classify(CITY), Terrain::City);
+        assert_eq!(model.classify(GRASS), Terrain::Field);
+        assert_eq!(model.classify(ROAD), Terrain::Road);
     }
 
     #[test]
