@@ -330,18 +330,17 @@ impl ColourModel {
         // A minor grass colour that explains much of the city is the city's own (a cut a
         // little off the tile, or farmhouses roofed like it): learned as grass, it would read
         // every tile all city as field (2nd-edition art, 4848 game 15: C read as a cloister).
-        let main_field = |c: &Cluster, all: &[Cluster]| all.iter().all(|o| o.weight <= c.weight);
         let found = k_means(&field, 4, 0.12);
+        let main_weight = found.iter().map(|c| c.weight).fold(0.0, f32::max);
         let fields: Vec<Cluster> = found
-            .iter()
+            .into_iter()
             .filter(|c| {
                 let claimed = city
                     .iter()
-                    .filter(|&&p| explains(std::slice::from_ref(*c), p))
+                    .filter(|&&p| explains(std::slice::from_ref(c), p))
                     .count();
-                main_field(c, &found) || (claimed as f32) < CITY_CLAIMED * city.len() as f32
+                c.weight >= main_weight || (claimed as f32) < CITY_CLAIMED * city.len() as f32
             })
-            .copied()
             .collect();
         let unlike_field = |px: Vec<[f32; 3]>| -> Vec<[f32; 3]> {
             px.into_iter().filter(|p| !explains(&fields, *p)).collect()
