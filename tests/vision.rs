@@ -1142,27 +1142,59 @@ fn in_an_edition_with_blue_roofs_a_shield_quartered_in_their_blue_and_pale_white
     }
 }
 
-#[test]
-fn the_start_tile_tells_the_blue_of_an_edition_s_roofs() {
+/// A colour model calibrated on the start tile D as printed: a city along the north side, a
+/// white road across the middle, fields; its city with three `roofs` of 13 pixels, if any, each
+/// on white.
+fn calibrated_on_d(roofs: Option<[u8; 3]>) -> ColourModel {
     use meeplecam::vision::rectify::PATCH_PX;
 
-    // D as printed: a city along the north side, a white road across the middle, fields.
-    let d = |roofs: Option<[u8; 3]>| {
-        let mut patch = plain_patch([70, 155, 115]);
-        for x in 0..PATCH_PX {
-            paint(&mut patch, [x, 2], [0.5, 9.0], [60, 110, 170]);
-            paint(&mut patch, [x, PATCH_PX / 2], [0.5, 3.0], [205, 210, 212]);
+    let mut patch = plain_patch([70, 155, 115]);
+    for x in 0..PATCH_PX {
+        paint(&mut patch, [x, 2], [0.5, 9.0], [60, 110, 170]);
+        paint(&mut patch, [x, PATCH_PX / 2], [0.5, 3.0], [205, 210, 212]);
+    }
+    if let Some(blue) = roofs {
+        for x in [20, 32, 44] {
+            paint(&mut patch, [x, 6], [3.5, 3.5], [225, 225, 222]);
+            paint(&mut patch, [x, 6], [2.0, 2.0], blue);
         }
-        if let Some(blue) = roofs {
-            for x in [20, 32, 44] {
-                paint(&mut patch, [x, 6], [3.5, 3.5], [225, 225, 222]);
-                paint(&mut patch, [x, 6], [2.0, 2.0], blue);
-            }
-        }
-        let mut model = ColourModel::default();
-        model.calibrate(&patch, "D", Rotation::R0).unwrap();
-        model
+    }
+    let mut model = ColourModel::default();
+    model.calibrate(&patch, "D", Rotation::R0).unwrap();
+    model
+}
+
+#[test]
+fn in_an_edition_with_blue_roofs_a_tower_s_lighter_cone_is_no_shield_but_a_shield_is() {
+    use meeplecam::vision::pennant::ShieldMap;
+
+    let model = calibrated_on_d(Some([150, 70, 72]));
+    let (spot, odds) = shield_odds("Q", "R", Rotation::R90);
+    let (city, white, cone) = ([60, 110, 170], [225, 225, 222], [190, 132, 144]);
+    let ratio = |patch: &opencv::core::Mat| {
+        odds(
+            &ShieldMap::new(patch, None, [1.0; 3])
+                .unwrap()
+                .with_city_print(model.shield_blob(), model.roof_blue()),
+        )
     };
+    // The 2nd edition's keep (R): a white tower under a cone of a lighter blue than the
+    // roofs, its blue under three times a roof's (37 pixels).
+    let mut tower = plain_patch(city);
+    paint(&mut tower, spot, [4.0, 8.0], white);
+    paint(&mut tower, spot, [2.0, 6.0], cone);
+    assert!(ratio(&tower) < -2.0, "{}", ratio(&tower));
+    // A shield of that blue with a white charge: 68 pixels of blue.
+    let mut shield = plain_patch(city);
+    paint(&mut shield, spot, [6.0, 6.0], white);
+    paint(&mut shield, spot, [5.0, 5.0], cone);
+    paint(&mut shield, spot, [2.0, 2.0], white);
+    assert!(ratio(&shield) > 2.0, "{}", ratio(&shield));
+}
+
+#[test]
+fn the_start_tile_tells_the_blue_of_an_edition_s_roofs() {
+    let d = calibrated_on_d;
     let navy = [150, 70, 72];
     let roof = d(Some(navy)).roof_blue().expect("blue roofs in the city");
     let off = (0..3)

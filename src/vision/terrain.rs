@@ -526,8 +526,10 @@ const SPREAD_GAIN: f32 = 1.5;
 /// The least pixels of the start tile's largest blue patch for its city's blue to count as
 /// the edition's roofs (fewer are specks).
 const MIN_ROOF_PX: u32 = 4;
-/// How many times the largest blue patch of the start tile a shield must be.
-const SHIELD_OVER_START: u32 = 2;
+/// How many times the largest blue patch of the start tile a shield must be. The 2nd edition's
+/// keep (R) tops its white tower with a cone of a lighter blue than the roofs, some 2.5 times the
+/// start tile's largest roof; its shields show 6 to 8 times that.
+const SHIELD_OVER_START: u32 = 3;
 /// The narrowest spread a learned cluster gets.
 const MIN_SPREAD: f32 = 12.0;
 
