@@ -341,6 +341,31 @@ fn the_sides_of_every_tile_tell_its_edges_in_every_style() {
 }
 
 #[test]
+fn a_field_side_printed_as_a_thin_band_before_a_city_reads_as_field() {
+    use meeplecam::vision::edges::{edge_kinds, EdgeEvidence};
+    use meeplecam::vision::rectify::{INSET, PATCH_PX};
+    use meeplecam::vision::terrain::ClassMap;
+
+    // F as the 2nd edition prints it: the city across the middle reaching to within a tenth of
+    // a tile of the south side, a wide field to the north.
+    let model = calibrated_on_d(None);
+    let (city, grass) = ([60, 110, 170], [70, 155, 115]);
+    let row = |u: f64| ((u - INSET) / (1.0 - 2.0 * INSET) * f64::from(PATCH_PX)).round() as i32;
+    let mut patch = plain_patch(city);
+    for x in 0..PATCH_PX {
+        for y in (0..row(0.3)).chain(row(0.9)..PATCH_PX) {
+            paint(&mut patch, [x, y], [0.5, 0.5], grass);
+        }
+    }
+    let map = ClassMap::new(&patch, &model, None).unwrap();
+    let seen = EdgeEvidence::observe(&map, 0, 0, map.width());
+    let cat = catalogue();
+    let f = seen.log_likelihood(&edge_kinds(cat.tile_id("F").unwrap(), Rotation::R0));
+    let q = seen.log_likelihood(&edge_kinds(cat.tile_id("Q").unwrap(), Rotation::R180));
+    assert!(f > q + 1.0, "F {f:.2}, Q {q:.2}");
+}
+
+#[test]
 fn calibrations_round_trip_and_bad_files_are_clear_errors() {
     use meeplecam::vision::calibration::Calibration;
     let dir = std::env::temp_dir().join(format!("meeplecam-calib-{}", std::process::id()));

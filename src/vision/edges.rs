@@ -10,6 +10,10 @@ use crate::rules::{catalogue, Dir, EdgeKind, Rotation, TileId};
 
 /// Depth of the strip along each side (tile sides, from the patch's edge inwards).
 const DEPTH: f32 = 0.13;
+/// Depth of the strip where a city is looked for: a city side is city right up to the side,
+/// while an edition may print a city within a tenth of a tile of a field side (the 2nd
+/// edition's F).
+const CITY_DEPTH: f32 = 0.07;
 /// Where along a side a city is looked for; the corners are left out since a city on the next
 /// side may reach round them.
 const CITY_SPAN: (f32, f32) = (0.12, 0.88);
@@ -44,8 +48,8 @@ impl EdgeEvidence {
             (t.clamp(0.0, 1.0) * side as f32).round() as usize
         };
         // Terrain counts in the strip along `dir` from `a` to `b` along the side.
-        let strip = |dir: Dir, a: f32, b: f32| -> [f32; 6] {
-            let (near, far) = (INSET as f32, INSET as f32 + DEPTH);
+        let strip_to = |depth: f32, dir: Dir, a: f32, b: f32| -> [f32; 6] {
+            let (near, far) = (INSET as f32, INSET as f32 + depth);
             let r = match dir {
                 Dir::N => (a, near, b, far),
                 Dir::S => (a, 1.0 - far, b, 1.0 - near),
@@ -55,13 +59,15 @@ impl EdgeEvidence {
             let (x0, y0, x1, y1) = (x + px(r.0), y + px(r.1), x + px(r.2), y + px(r.3));
             [0, 1, 2, 3, 4, 5].map(|k| map.count(k, x0, y0, x1, y1) as f32)
         };
+        let strip = |dir: Dir, a: f32, b: f32| strip_to(DEPTH, dir, a, b);
         let seen_of = |n: &[f32; 6]| n[..5].iter().sum::<f32>();
         let mut sides = [[0.0f32; 4]; 4];
         for (d, &dir) in Dir::ALL.iter().enumerate() {
             let whole = strip(dir, CITY_SPAN.0, CITY_SPAN.1);
             let seen = seen_of(&whole);
-            let city =
-                (whole[Terrain::City.index()] + whole[Terrain::Shield.index()]) / seen.max(1.0);
+            let outer = strip_to(CITY_DEPTH, dir, CITY_SPAN.0, CITY_SPAN.1);
+            let city = (outer[Terrain::City.index()] + outer[Terrain::Shield.index()])
+                / seen_of(&outer).max(1.0);
             let slices = ((ROAD_SPAN.1 - ROAD_SPAN.0 - ROAD_SLICE) / (ROAD_SLICE / 2.0)).round();
             let road = (0..=slices as usize)
                 .map(|k| {
