@@ -29,7 +29,7 @@ use crate::rules::{Game, Pos, RuleOptions, Setup, Turn};
 use crate::sim::figures::colour_bgr;
 use crate::vision::calibration::{clipped_share, Calibration, WASHED_OUT};
 use crate::vision::figures::Enrolment;
-use crate::vision::locate::{find_start_tile, predict, predict_cell, table_like};
+use crate::vision::locate::{find_start_tile, near_neighbours, predict, predict_cell, table_like};
 use crate::vision::rectify::{side_px, Quad, MARGIN_PX};
 use crate::vision::terrain::ColourModel;
 use crate::vision::tile::TileRecognizer;
@@ -556,12 +556,17 @@ impl Tracker {
 
     /// Where `pos` should lie: as the camera sees the table in perspective, moved with the
     /// tiles laid around it; in a view from nearly straight above, from a grid fitted to the
-    /// tiles seen around it (so one tile read a little off does not push its neighbours off),
-    /// or from its neighbours alone.
+    /// tiles seen around it (so one tile read a little off does not push its neighbours off)
+    /// unless that puts it well off its laid neighbours, or from its neighbours alone.
     fn predicted(&self, pos: Pos) -> Option<Quad> {
-        predict_cell(&self.quads, pos, self.pose().as_ref())
+        let pose = self.pose();
+        predict_cell(&self.quads, pos, pose.as_ref())
             .ok()
             .flatten()
+            .map(|q| match pose {
+                Some(_) => q,
+                None => near_neighbours(&self.quads, pos, q),
+            })
             .or_else(|| predict(&self.quads, pos))
     }
 

@@ -622,6 +622,35 @@ pub fn predict_fitted(found: &BTreeMap<Pos, Quad>, pos: Pos) -> opencv::Result<O
         .or(Some(fitted)))
 }
 
+/// `quad`, a cell's prediction from a grid fitted to the tiles around it
+/// ([`predict_fitted`]), moved to where its laid neighbours alone put it ([`predict`]) if it
+/// lies further than [`FIT_OFF_NEIGHBOURS`] from there: continued sideways from a column of
+/// tiles, such a grid may put the cell over its neighbour. Only the middles count: a tile's
+/// found outline may be skewed.
+pub fn near_neighbours(found: &BTreeMap<Pos, Quad>, pos: Pos, quad: Quad) -> Quad {
+    let Some(beside) = predict(found, pos) else {
+        return quad;
+    };
+    let (from, to) = (middle(&quad), middle(&beside));
+    if (to[0] - from[0]).hypot(to[1] - from[1]) > FIT_OFF_NEIGHBOURS * side_px(&beside) {
+        quad.map(|p| [p[0] + to[0] - from[0], p[1] + to[1] - from[1]])
+    } else {
+        quad
+    }
+}
+
+/// The middle of a quad (mean of its corners).
+pub fn middle(q: &Quad) -> [f64; 2] {
+    [0, 1].map(|k| q.iter().map(|p| p[k]).sum::<f64>() / 4.0)
+}
+
+/// How far (share of a side, middle to middle) a cell predicted by [`predict_fitted`]'s grid
+/// may lie from where its laid neighbours alone put it ([`near_neighbours`]): tiles lie a few
+/// millimetres off their cells, a twentieth of a side or so; a grid fitted to a column of
+/// tiles and continued sideways put the cell beside them 0.17 of a side over the start tile
+/// (`eval track --art` seed 1212 game 13).
+const FIT_OFF_NEIGHBOURS: f64 = 0.12;
+
 /// How much a cell predicted by [`predict_fitted`]'s grid may differ in size from the tiles it
 /// was fitted to (share of their mean side) before the grid counts as run away: in a view
 /// tilted less than 30° (else the camera's pose predicts), cells within two of each other
@@ -1040,6 +1069,27 @@ mod tests {
     use super::*;
 
     /// A 100-pixel square tile with its north-west corner at `(x, y)`.
+    #[test]
+    fn a_cell_fitted_over_its_laid_neighbour_is_moved_beside_it() {
+        // A column of 100-pixel tiles at x = 0 and the grid fitted to them: the cell west of
+        // the middle one predicted 17 pixels too far east (over the tile), a little smaller.
+        let found: BTreeMap<Pos, Quad> = (-1..=1)
+            .map(|y| (Pos::new(0, y), square(0.0, f64::from(y) * 100.0)))
+            .collect();
+        let over = [[-83.0, 2.0], [12.0, 2.0], [12.0, 97.0], [-83.0, 97.0]];
+        let moved = near_neighbours(&found, Pos::new(-1, 0), over);
+        // Beside it (middle at x = -50), its own size kept.
+        let mid = middle(&moved);
+        assert!(
+            (mid[0] + 50.0).abs() < 1e-9 && (mid[1] - 50.0).abs() < 1e-9,
+            "{moved:?}"
+        );
+        assert!((side_px(&moved) - 95.0).abs() < 1e-9, "{moved:?}");
+        // A cell a few pixels off (as tiles lie off their cells) stays where the grid put it.
+        let near = [[-104.0, 3.0], [-4.0, 3.0], [-4.0, 103.0], [-104.0, 103.0]];
+        assert_eq!(near_neighbours(&found, Pos::new(-1, 0), near), near);
+    }
+
     fn square(x: f64, y: f64) -> Quad {
         [
             [x, y],
