@@ -13,7 +13,7 @@ use super::{
 use crate::record::TurnEntry;
 use crate::rules::{catalogue, Dir, EdgeKind, Placement, Pos, Rotation, TileId};
 use crate::vision::figures::FIGURE_SHARE;
-use crate::vision::locate::{in_view, looks_empty, middle, predict, MIN_FIT};
+use crate::vision::locate::{in_view, looks_empty, middle, moved_like, predict, MIN_FIT};
 use crate::vision::prints::{LearnedPrints, Print};
 use crate::vision::rectify::{
     out_of_view, quad_patch, shifted_quad, side_px, unseen, Quad, MARGIN_PX,
@@ -199,12 +199,6 @@ fn all_city(tile: TileId) -> bool {
     Dir::ALL
         .iter()
         .all(|&d| t.edge(d, Rotation::R0) == EdgeKind::City)
-}
-
-/// `quad` moved as far as the middle of `to` lies from its own.
-fn moved_like(quad: &Quad, to: &Quad) -> Quad {
-    let (from, to) = (middle(quad), middle(to));
-    quad.map(|p| [p[0] + to[0] - from[0], p[1] + to[1] - from[1]])
 }
 
 /// A cell predicted at `quad`, in a view from above, grown or shrunk about its middle to the
@@ -556,7 +550,8 @@ impl Tracker {
         // In perspective the predicted cell has its size: the edges only move it (a strong
         // line inside the tile, a city's wall, can squeeze a cut onto the city alone).
         let snapped = snap_to_edges(grey, quad);
-        let snapped = if self.pose().is_some() {
+        let pose = self.pose();
+        let snapped = if pose.is_some() {
             moved_like(quad, &snapped)
         } else {
             snapped
@@ -574,7 +569,7 @@ impl Tracker {
         // Tiles laid against their neighbours carry the neighbours' drift off the grid: when
         // neither cut explains the cell, it is cut where its laid neighbours alone put it.
         let along = predict(&self.quads, pos).filter(|q| corner_distance(q, quad) > APART_PX);
-        let resized = match self.pose() {
+        let resized = match pose {
             None => self
                 .quads
                 .get(&Pos::new(0, 0))

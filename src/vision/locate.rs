@@ -633,10 +633,16 @@ pub fn near_neighbours(found: &BTreeMap<Pos, Quad>, pos: Pos, quad: Quad) -> Qua
     };
     let (from, to) = (middle(&quad), middle(&beside));
     if (to[0] - from[0]).hypot(to[1] - from[1]) > FIT_OFF_NEIGHBOURS * side_px(&beside) {
-        quad.map(|p| [p[0] + to[0] - from[0], p[1] + to[1] - from[1]])
+        moved_like(&quad, &beside)
     } else {
         quad
     }
+}
+
+/// `quad` moved as far as the middle of `to` lies from its own.
+pub fn moved_like(quad: &Quad, to: &Quad) -> Quad {
+    let (from, to) = (middle(quad), middle(to));
+    quad.map(|p| [p[0] + to[0] - from[0], p[1] + to[1] - from[1]])
 }
 
 /// The middle of a quad (mean of its corners).
