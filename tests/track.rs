@@ -496,6 +496,28 @@ fn a_tile_laid_before_any_still_picture_after_setup_is_read_from_itself() {
 }
 
 #[test]
+fn a_tile_laid_a_fifth_of_a_tile_off_its_cell_is_read_whole() {
+    // As in `eval track --art` seed 4848 game 12: I laid a fifth of a tile west of where the
+    // grid puts it, beyond the shift search of the cut at its cell. That cut read the wood
+    // east of the tile as a city (I turned the wrong way; in the art game, E), and the rules
+    // allowed it.
+    let mut table = Table::new();
+    let (mut tracker, start) = registered(&mut table);
+    let mut cities = tile("I", 0, -1, Rotation::R270);
+    cities.offset_mm = [-9.0, -2.0];
+    feed(&mut tracker, &table.shoot(&[start, cities], &[], None), 5);
+
+    let turns = tracker.turns();
+    assert_eq!(turns.len(), 1);
+    assert_eq!(
+        (turns[0].tile.as_str(), turns[0].rot),
+        ("I", Some(270)),
+        "questions: {:?}",
+        tracker.questions()
+    );
+}
+
+#[test]
 fn tiles_laid_after_the_light_has_dimmed_and_cooled_are_read() {
     // The colours learned from the start tile at setup go stale as the light changes (here
     // about as much as over a simulated game's 90 seconds: red down by a third, green by a

@@ -12,8 +12,11 @@ use super::{
 };
 use crate::record::TurnEntry;
 use crate::rules::{catalogue, Dir, EdgeKind, Placement, Pos, Rotation, TileId};
+use crate::sim::camera::apply_homography;
 use crate::vision::figures::FIGURE_SHARE;
-use crate::vision::locate::{in_view, looks_empty, middle, moved_like, predict, MIN_FIT};
+use crate::vision::locate::{
+    in_view, looks_empty, middle, moved_like, predict, quad_homography, table_like, MIN_FIT,
+};
 use crate::vision::prints::{LearnedPrints, Print};
 use crate::vision::rectify::{
     out_of_view, quad_patch, shifted_quad, side_px, unseen, Quad, MARGIN_PX,
@@ -41,6 +44,16 @@ const NEARLY_AS_GOOD_FIT: f64 = 0.004;
 /// tile: the cell is cut again around it.
 const UNEXPLAINED: f64 = 1e-3;
 
+/// The most share of a tile found in a cut that may look like the table before the cut is taken
+/// to be off its tile (a tile laid a fifth of a tile off the grid, its cut reading the table
+/// beside it as city): the cell is then cut again around it. Many editions print cities about
+/// as dark as some tables, so a tile found where it lies may show more.
+const TABLE_IN_TILE: f64 = 0.1;
+/// Samples across a tile (each way) where the table is looked for.
+const TABLE_SAMPLES: i32 = 12;
+/// How much better than the best cut so far a cut made again around a cell (its best cut off
+/// its tile) must fit to win it.
+const AGAIN_MARGIN: f64 = 0.03;
 /// How many times a cell is cut again around a tile found at the edge of the shift search.
 const FOLLOW_SHIFTS: usize = 2;
 /// How many cuts whose tile was found at the edge of the shift search are followed.
@@ -199,6 +212,11 @@ fn all_city(tile: TileId) -> bool {
     Dir::ALL
         .iter()
         .all(|&d| t.edge(d, Rotation::R0) == EdgeKind::City)
+}
+
+/// Whether the likeliest reading of `r` is a tile all city (as a cut slid onto a city reads).
+fn all_city_read(r: &Reading) -> bool {
+    r.ranked.first().is_some_and(|c| all_city(c.tile))
 }
 
 /// A cell predicted at `quad`, in a view from above, grown or shrunk about its middle to the
@@ -584,6 +602,7 @@ impl Tracker {
             .chain(away);
         let mut cut = Some(cut);
         let mut at_edge = Vec::new();
+        let mut off_its_tile = false;
         for (i, moved) in tries.enumerate() {
             let cut = match cut.take() {
                 Some(first) => first,
@@ -591,6 +610,21 @@ impl Tracker {
                 None => continue,
             };
             let r = self.read_cut(cut, model)?;
+            if off_its_tile {
+                // Cut again only because the best cut seemed off its tile: a cut wins only if
+                // it fits clearly better, shows no more of the table and does not read a city
+                // where the best cut read more.
+                let Some(b) = &best else { continue };
+                if r.fit > b.fit + AGAIN_MARGIN
+                    && (all_city_read(b) || !all_city_read(&r))
+                    && self.table_share(frame, &r.located())?
+                        <= self.table_share(frame, &b.located())?
+                {
+                    tops.extend(self.likeliest_legal(&r, pos));
+                    best = Some(r);
+                }
+                continue;
+            }
             if self.further_off(pos, r.shift) && at_edge.len() < FOLLOWED_CUTS {
                 at_edge.push(r.located());
             }
@@ -603,7 +637,17 @@ impl Tracker {
                     .as_ref()
                     .is_some_and(|b| self.explains(b, pos, min_fit))
             {
-                break;
+                // A tile found at the edge of the shift search, or showing the table, may lie
+                // further off than the search reaches (art 4848 game 12: I laid a fifth of a
+                // tile west, read as E): the cell is cut along its neighbours and away from
+                // them too.
+                let Some(b) = &best else { break };
+                if search_edges(b.shift).next().is_none()
+                    && self.table_share(frame, &b.located())? <= TABLE_IN_TILE
+                {
+                    break;
+                }
+                off_its_tile = true;
             }
         }
         // Found at the edge of the shift search, the tile may lie further off still (laid
@@ -718,6 +762,29 @@ impl Tracker {
     fn further_off(&self, pos: Pos, shift: [f64; 2]) -> bool {
         let mut towards = search_edges(shift).peekable();
         towards.peek().is_some() && towards.all(|d| !self.game.board().is_occupied(pos.step(d)))
+    }
+
+    /// The share of a tile found at `quad` (sampled inside its rim) that looks like the table
+    /// the calibration saw: a cut off its tile reads the table beside it as terrain.
+    fn table_share(&self, frame: &Mat, quad: &Quad) -> anyhow::Result<f64> {
+        let Some(calib) = &self.calibration else {
+            return Ok(0.0);
+        };
+        let h = quad_homography(quad)?;
+        let (mut on, mut all) = (0usize, 0usize);
+        for gy in 1..TABLE_SAMPLES {
+            for gx in 1..TABLE_SAMPLES {
+                let g = [gx, gy].map(|v| f64::from(v) / f64::from(TABLE_SAMPLES));
+                let [x, y] = apply_homography(&h, g).map(|v| v.round() as i32);
+                if x < 0 || y < 0 || x >= frame.cols() || y >= frame.rows() {
+                    continue;
+                }
+                all += 1;
+                let p = frame.at_2d::<opencv::core::Vec3b>(y, x)?.0;
+                on += usize::from(table_like(p, &calib.table));
+            }
+        }
+        Ok(on as f64 / all.max(1) as f64)
     }
 
     /// Whether reading `r` fits as a tile and some reading the rules allow at `pos` is not
