@@ -19,23 +19,25 @@ pub(super) const KEPT: usize = 8;
 
 impl Tracker {
     /// Corrects the one neighbour that keeps reading `c` out of cell `pos`, if a reading of it
-    /// that was plausible when it was read fits `c` and all its other neighbours, and the game
-    /// replays with it (its follower read again in `frame`, see [`Tracker::rewrite`]).
-    /// Returns the corrected tile's events.
+    /// that was plausible when it was read fits `c` and all its other neighbours, the two
+    /// together are likelier than the neighbour as read beside the likeliest reading the rules
+    /// allow at `pos` (probability `allowed`), and the game replays with it (its follower read
+    /// again in `frame`, see [`Tracker::rewrite`]). Returns the corrected tile's events.
     pub(super) fn revise_neighbour(
         &mut self,
         pos: Pos,
         c: &Candidate,
+        allowed: f64,
         frame: &Mat,
     ) -> anyhow::Result<Vec<Event>> {
-        Ok(match self.correction(pos, c) {
+        Ok(match self.correction(pos, c, allowed) {
             Some((index, alternative)) => self.rewrite(index, alternative, frame)?,
             None => Vec::new(),
         })
     }
 
     /// The turn whose tile keeps reading `c` out of cell `pos`, and what it should read.
-    fn correction(&self, pos: Pos, c: &Candidate) -> Option<(usize, Candidate)> {
+    fn correction(&self, pos: Pos, c: &Candidate, allowed: f64) -> Option<(usize, Candidate)> {
         if c.probability < SURE || self.game.remaining(c.tile) == 0 {
             return None;
         }
@@ -65,15 +67,22 @@ impl Tracker {
                     })
                 })
         };
-        let alternative = self
-            .readings
-            .get(&at)?
+        let readings = self.readings.get(&at)?;
+        let as_placed = |a: &&Candidate| (a.tile, a.rot) == (placed.tile, placed.placement.rot);
+        let alternative = readings
             .iter()
             .filter(|a| a.probability >= PLAUSIBLE)
-            .filter(|a| (a.tile, a.rot) != (placed.tile, placed.placement.rot))
+            .filter(|a| !as_placed(a))
             .find(|a| fits(a))
             .copied()?;
-        Some((index, alternative))
+        // Art 4848 game 4: B (0.986) next to a sure K, whose J (1e-5) fits it, where A (0.014,
+        // the truth) fits K as it is.
+        let placed_probability = readings
+            .iter()
+            .find(as_placed)
+            .map_or(1.0, |a| a.probability);
+        (c.probability * alternative.probability > allowed * placed_probability)
+            .then_some((index, alternative))
     }
 
     /// Replaces the tile of turn `index` by `reading` (nothing changes if the game does not
@@ -198,7 +207,7 @@ mod tests {
         // H turned 90°: cities west and east, field south — L's north road forbids it.
         assert!(!tracker.allows(&h_turned_90(1.0), above));
         let events = tracker
-            .revise_neighbour(above, &h_turned_90(1.0), &Mat::default())
+            .revise_neighbour(above, &h_turned_90(1.0), 0.0, &Mat::default())
             .unwrap();
         assert_eq!(
             events,
@@ -218,10 +227,28 @@ mod tests {
     fn an_unsure_reading_corrects_nothing() {
         let mut tracker = tracker_with_l_above_start();
         let events = tracker
-            .revise_neighbour(Pos::new(0, -2), &h_turned_90(0.6), &Mat::default())
+            .revise_neighbour(Pos::new(0, -2), &h_turned_90(0.6), 0.0, &Mat::default())
             .unwrap();
         assert!(events.is_empty());
         assert_eq!(tracker.turns()[0].tile, "L");
+    }
+
+    #[test]
+    fn a_reading_the_rules_allow_likelier_than_the_neighbour_s_runner_up_corrects_nothing() {
+        // H turned 90° read surely, but with a reading the rules allow at 1e-3, five times the
+        // neighbour's fitting runner-up (D, 2e-4): misreading the new tile is likelier.
+        let mut tracker = tracker_with_l_above_start();
+        let events = tracker
+            .revise_neighbour(Pos::new(0, -2), &h_turned_90(0.999), 1e-3, &Mat::default())
+            .unwrap();
+        assert!(events.is_empty());
+        assert_eq!(tracker.turns()[0].tile, "L");
+        // At a tenth of that, the neighbour's runner-up is the likelier mistake.
+        let events = tracker
+            .revise_neighbour(Pos::new(0, -2), &h_turned_90(0.999), 1e-4, &Mat::default())
+            .unwrap();
+        assert!(!events.is_empty());
+        assert_eq!(tracker.turns()[0].tile, "D");
     }
 
     #[test]
@@ -233,7 +260,7 @@ mod tests {
             .unwrap()
             .truncate(1);
         let events = tracker
-            .revise_neighbour(Pos::new(0, -2), &h_turned_90(1.0), &Mat::default())
+            .revise_neighbour(Pos::new(0, -2), &h_turned_90(1.0), 0.0, &Mat::default())
             .unwrap();
         assert!(events.is_empty());
         assert_eq!(tracker.turns()[0].tile, "L");
@@ -251,7 +278,7 @@ mod tests {
         });
         tracker.rebuild(turns).unwrap();
         let events = tracker
-            .revise_neighbour(Pos::new(0, -2), &h_turned_90(1.0), &Mat::default())
+            .revise_neighbour(Pos::new(0, -2), &h_turned_90(1.0), 0.0, &Mat::default())
             .unwrap();
         assert!(
             matches!(&events[..], [Event::Tile { .. }, Event::Question(q)] if q.contains("(0, -1)")),

@@ -381,7 +381,11 @@ impl Tracker {
             }
             // A clear reading the rules forbid because of one misread neighbour corrects it.
             if let Some(top) = ranked.first().filter(|top| !self.allows(top, pos)) {
-                revised.extend(self.revise_neighbour(pos, top, frame)?);
+                let allowed = ranked
+                    .iter()
+                    .find(|c| self.allows(c, pos))
+                    .map_or(0.0, |c| c.probability);
+                revised.extend(self.revise_neighbour(pos, top, allowed, frame)?);
             }
             // The likeliest reading the rules allow at this cell.
             let legal = ranked.iter().find(|c| self.allows(c, pos));
