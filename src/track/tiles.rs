@@ -571,7 +571,7 @@ impl Tracker {
         (model, grey): (&ColourModel, &Mat),
         min_fit: f64,
     ) -> anyhow::Result<Option<Reading>> {
-        let mut best: Option<Reading> = None;
+        let mut best: Option<(Reading, f64)> = None;
         let mut tops: Vec<(f64, Candidate)> = Vec::new();
         let board = self.game.board();
         // In perspective the predicted cell has its size: the edges only move it (a strong
@@ -619,18 +619,21 @@ impl Tracker {
                 None => continue,
             };
             let r = self.read_cut(cut, model)?;
+            // The share of the found tile that looks like the table, worked out once per cut.
+            let table = self.table_share(frame, &r.located())?;
             if off_its_tile {
                 // Cut again only because the best cut seemed off its tile: a cut wins only if
                 // it fits clearly better, shows no more of the table and does not read a city
                 // where the best cut read more.
-                let Some(b) = &best else { continue };
+                let Some((b, best_table)) = &best else {
+                    continue;
+                };
                 if r.fit > b.fit + AGAIN_MARGIN
                     && (all_city_read(b) || !all_city_read(&r))
-                    && self.table_share(frame, &r.located())?
-                        <= self.table_share(frame, &b.located())?
+                    && table <= *best_table
                 {
                     tops.extend(self.likeliest_legal(&r, pos));
-                    best = Some(r);
+                    best = Some((r, table));
                 }
                 continue;
             }
@@ -638,34 +641,30 @@ impl Tracker {
                 at_edge.push(r.located());
             }
             tops.extend(self.likeliest_legal(&r, pos));
-            let score = |r: &Reading| -> anyhow::Result<f64> {
-                Ok(r.fit - TABLE_WEIGHT * self.table_share(frame, &r.located())?)
-            };
-            let better = match &best {
-                Some(b) => score(&r)? > score(b)?,
-                None => true,
-            };
-            if better {
-                best = Some(r);
+            let score = |r: &Reading, table: f64| r.fit - TABLE_WEIGHT * table;
+            if best
+                .as_ref()
+                .is_none_or(|(b, best_table)| score(&r, table) > score(b, *best_table))
+            {
+                best = Some((r, table));
             }
             if i + 1 >= first_tries
                 && best
                     .as_ref()
-                    .is_some_and(|b| self.explains(b, pos, min_fit))
+                    .is_some_and(|(b, _)| self.explains(b, pos, min_fit))
             {
                 // A tile found at the edge of the shift search, or showing the table, may lie
                 // further off than the search reaches (art 4848 game 12: I laid a fifth of a
                 // tile west, read as E): the cell is cut along its neighbours and away from
                 // them too.
-                let Some(b) = &best else { break };
-                if search_edges(b.shift).next().is_none()
-                    && self.table_share(frame, &b.located())? <= TABLE_IN_TILE
-                {
+                let Some((b, best_table)) = &best else { break };
+                if search_edges(b.shift).next().is_none() && *best_table <= TABLE_IN_TILE {
                     break;
                 }
                 off_its_tile = true;
             }
         }
+        let mut best = best.map(|(b, _)| b);
         // Found at the edge of the shift search, the tile may lie further off still (laid
         // with a gap): the cell is cut again around where it was found, while that fits better
         // (only away from laid tiles: a cut moved onto one reads it).
