@@ -250,6 +250,37 @@ fn where_the_box_holds_too_few_of_a_type_the_less_sure_reading_gives_way() {
 }
 
 #[test]
+fn where_the_box_holds_too_few_of_a_type_the_reading_that_loses_least_gives_way() {
+    let cat = catalogue();
+    let c = |name: &str, p: f64| Candidate {
+        tile: cat.tile_id(name).unwrap(),
+        rot: Rotation::R0,
+        probability: p,
+    };
+    // One crossroads X in the box, two cells read as X. The surer reading (0.95) has a likely
+    // second reading, the junction W (0.05); the less sure one (0.87) has hardly any (W 0.01).
+    // Both being X breaks the count; the likeliest board keeps X where W is least likely:
+    // 0.05 × 0.87 beats 0.95 × 0.01.
+    let start = (Pos::new(0, 0), c("D", 1.0));
+    let other_way = (Pos::new(5, 5), vec![c("X", 0.95), c("W", 0.05)]);
+    let no_other_way = (Pos::new(-5, -5), vec![c("X", 0.87), c("W", 0.01)]);
+    let set = cat.set("base").unwrap();
+    for cells in [
+        vec![other_way.clone(), no_other_way.clone()],
+        vec![no_other_way.clone(), other_way.clone()],
+    ] {
+        let read = consistent_reading(&cells, &[start], set);
+        let at = |p: Pos| {
+            cat.tile(read.iter().find(|(q, _)| *q == p).unwrap().1.tile)
+                .name
+                .clone()
+        };
+        assert_eq!(at(other_way.0), "W");
+        assert_eq!(at(no_other_way.0), "X");
+    }
+}
+
+#[test]
 fn rotations_the_rules_cannot_tell_apart() {
     let cat = catalogue();
     let id = |n: &str| cat.tile_id(n).unwrap();

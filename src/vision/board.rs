@@ -30,15 +30,16 @@ pub fn consistent_board(found: &[Located], tileset: &TileSet) -> Vec<(Pos, Candi
     }
 }
 
-/// Picks one candidate per cell so that the readings and the rules agree best (iterated
-/// conditional modes from the most likely readings, revisiting the least sure cells first).
-/// `fixed` cells (the start tile) are known.
+/// Picks one candidate per cell so that the readings and the rules agree best: iterated
+/// conditional modes from the most likely readings, revisiting the least sure cells first, then
+/// changes of two cells at once where no single change helps (two readings of a type the box
+/// holds once: the one whose next reading costs less gives way). `fixed` cells (the start tile)
+/// are known.
 pub fn consistent_reading(
     cells: &[(Pos, Vec<Candidate>)],
     fixed: &[(Pos, Candidate)],
     tileset: &TileSet,
 ) -> Vec<(Pos, Candidate)> {
-    let cat = catalogue();
     let mut chosen: BTreeMap<Pos, Candidate> = fixed.iter().copied().collect();
     for (pos, cands) in cells {
         if let Some(c) = cands.first() {
@@ -50,27 +51,62 @@ pub fn consistent_reading(
         .iter()
         .map(|&(id, n)| (id.index(), usize::from(n)))
         .collect();
+    let free: Vec<&(Pos, Vec<Candidate>)> = cells
+        .iter()
+        .filter(|(pos, cands)| !cands.is_empty() && !fixed.iter().any(|(p, _)| p == pos))
+        .collect();
+    for _ in 0..10 {
+        if !single_changes(&mut chosen, &free, &allowed)
+            && !pair_change(&mut chosen, &free, &allowed)
+        {
+            break;
+        }
+    }
+    let mut out: Vec<(Pos, Candidate)> = cells
+        .iter()
+        .filter_map(|(p, _)| chosen.get(p).map(|c| (*p, *c)))
+        .collect();
+    out.sort_by_key(|(p, _)| *p);
+    out
+}
+
+/// Whether tile `a` and tile `b` lying beyond its `d` edge show different terrain there.
+fn mismatched(a: &Candidate, d: Dir, b: &Candidate) -> bool {
+    let cat = catalogue();
+    cat.tile(a.tile).edge(d, a.rot) != cat.tile(b.tile).edge(d.opposite(), b.rot)
+}
+
+/// Log-probability of a candidate as read.
+fn log_p(c: &Candidate) -> f64 {
+    c.probability.max(1e-12).ln()
+}
+
+/// Changes each cell, the least sure first, to its best candidate given the others (iterated
+/// conditional modes, until none changes or ten rounds); whether any changed.
+fn single_changes(
+    chosen: &mut BTreeMap<Pos, Candidate>,
+    cells: &[&(Pos, Vec<Candidate>)],
+    allowed: &BTreeMap<usize, usize>,
+) -> bool {
     // The least sure cells first, so that where the readings break a rule it is they that
     // give way.
-    let mut order: Vec<&(Pos, Vec<Candidate>)> = cells.iter().collect();
+    let mut order = cells.to_vec();
     order.sort_by(|a, b| {
         let top = |c: &[Candidate]| c.first().map_or(0.0, |c| c.probability);
         top(&a.1).total_cmp(&top(&b.1))
     });
+    let mut any = false;
     for _ in 0..10 {
         let mut changed = false;
         for (pos, cands) in order.iter().copied() {
-            if fixed.iter().any(|(p, _)| p == pos) {
+            let Some(&current) = chosen.get(pos) else {
                 continue;
-            }
-            let current = chosen[pos];
+            };
             let score = |c: &Candidate| {
-                let ty = cat.tile(c.tile);
-                let mut s = c.probability.max(1e-12).ln();
+                let mut s = log_p(c);
                 for d in Dir::ALL {
                     if let Some(n) = chosen.get(&pos.step(d)) {
-                        let theirs = cat.tile(n.tile).edge(d.opposite(), n.rot);
-                        if ty.edge(d, c.rot) != theirs {
+                        if mismatched(c, d, n) {
                             s += MISMATCH;
                         }
                     }
@@ -95,14 +131,87 @@ pub fn consistent_reading(
                 changed = true;
             }
         }
+        any |= changed;
         if !changed {
             break;
         }
     }
-    let mut out: Vec<(Pos, Candidate)> = cells
-        .iter()
-        .filter_map(|(p, _)| chosen.get(p).map(|c| (*p, *c)))
-        .collect();
-    out.sort_by_key(|(p, _)| *p);
-    out
+    any
+}
+
+/// Makes the change of two cells' readings at once that raises the reading's score most, if
+/// any does; whether one did.
+fn pair_change(
+    chosen: &mut BTreeMap<Pos, Candidate>,
+    cells: &[&(Pos, Vec<Candidate>)],
+    allowed: &BTreeMap<usize, usize>,
+) -> bool {
+    let mut used: BTreeMap<usize, usize> = BTreeMap::new();
+    for c in chosen.values() {
+        *used.entry(c.tile.index()).or_default() += 1;
+    }
+    let gain = |p: Pos, c: &Candidate, q: Pos, d: &Candidate| {
+        let (old_p, old_q) = (chosen[&p], chosen[&q]);
+        let now = |at: Pos| match at {
+            _ if at == p => Some(*c),
+            _ if at == q => Some(*d),
+            _ => chosen.get(&at).copied(),
+        };
+        let mut g = log_p(c) - log_p(&old_p) + log_p(d) - log_p(&old_q);
+        for (at, old, new) in [(p, old_p, *c), (q, old_q, *d)] {
+            for dir in Dir::ALL {
+                let n = at.step(dir);
+                if at == q && n == p {
+                    continue;
+                }
+                let before = chosen.get(&n).is_some_and(|b| mismatched(&old, dir, b));
+                let after = now(n).is_some_and(|b| mismatched(&new, dir, &b));
+                g += MISMATCH * (f64::from(u8::from(after)) - f64::from(u8::from(before)));
+            }
+        }
+        let mut types = [old_p.tile, c.tile, old_q.tile, d.tile].map(|t| t.index());
+        types.sort_unstable();
+        for (k, &t) in types.iter().enumerate() {
+            if k > 0 && types[k - 1] == t {
+                continue;
+            }
+            let n = used.get(&t).copied().unwrap_or(0);
+            let m = n + usize::from(c.tile.index() == t) + usize::from(d.tile.index() == t)
+                - usize::from(old_p.tile.index() == t)
+                - usize::from(old_q.tile.index() == t);
+            let over = |n: usize| n.saturating_sub(allowed.get(&t).copied().unwrap_or(0)) as f64;
+            g += TOO_MANY * (over(m) - over(n));
+        }
+        g
+    };
+    let same = |a: &Candidate, b: &Candidate| a.tile == b.tile && a.rot == b.rot;
+    // Changes of two cells that neither touch nor share a type gain what each alone would.
+    let related = |p: Pos, c: &Candidate, q: Pos, d: &Candidate| {
+        Dir::ALL.iter().any(|&dir| p.step(dir) == q)
+            || [chosen[&p].tile, c.tile]
+                .iter()
+                .any(|t| *t == chosen[&q].tile || *t == d.tile)
+    };
+    let mut best: Option<(f64, (Pos, Candidate), (Pos, Candidate))> = None;
+    for (i, (p, p_cands)) in cells.iter().map(|c| (c.0, &c.1)).enumerate() {
+        for (q, q_cands) in cells.iter().skip(i + 1).map(|c| (c.0, &c.1)) {
+            for c in p_cands.iter().take(KEEP).filter(|c| !same(c, &chosen[&p])) {
+                for d in q_cands.iter().take(KEEP).filter(|d| !same(d, &chosen[&q])) {
+                    if !related(p, c, q, d) {
+                        continue;
+                    }
+                    let g = gain(p, c, q, d);
+                    if g > 1e-9 && best.as_ref().is_none_or(|b| g > b.0) {
+                        best = Some((g, (p, *c), (q, *d)));
+                    }
+                }
+            }
+        }
+    }
+    let Some((_, (p, c), (q, d))) = best else {
+        return false;
+    };
+    chosen.insert(p, c);
+    chosen.insert(q, d);
+    true
 }
