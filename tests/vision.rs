@@ -826,6 +826,51 @@ fn a_shield_a_figure_stands_on_counts_by_the_white_it_leaves_in_view_beside_it()
 }
 
 #[test]
+fn a_shield_in_a_figure_s_shadow_still_counts() {
+    use meeplecam::geometry::TileShape;
+    use meeplecam::vision::pennant::ShieldMap;
+    use meeplecam::vision::rectify::PATCH_PX;
+    use opencv::core::{Mat, Scalar, Vec3b, CV_8UC1};
+    use opencv::prelude::*;
+
+    let mut tiles = OverheadTiles::new();
+    let m = catalogue().tile_id("M").unwrap();
+    let spot = patch_px(meeplecam::geometry::rotate(
+        TileShape::of(m).pennants[0],
+        Rotation::R90,
+    ));
+    // A figure standing just north of the shield, clear of it, and its shadow falling south
+    // over it: the simulator's shadow keeps 55 % of the light.
+    let mut figure =
+        Mat::new_rows_cols_with_default(PATCH_PX, PATCH_PX, CV_8UC1, Scalar::all(0.0)).unwrap();
+    for y in (spot[1] - 24).max(0)..spot[1] - 9 {
+        for x in (spot[0] - 8).max(0)..(spot[0] + 8).min(PATCH_PX) {
+            *figure.at_2d_mut::<u8>(y, x).unwrap() = 255;
+        }
+    }
+    let mut shaded = |name: &str| {
+        let mut patch = tiles.patch(name);
+        for y in (spot[1] - 9).max(0)..(spot[1] + 12).min(PATCH_PX) {
+            for x in (spot[0] - 10).max(0)..(spot[0] + 10).min(PATCH_PX) {
+                let px = patch.at_2d_mut::<Vec3b>(y, x).unwrap();
+                *px = Vec3b::from(px.0.map(|c| (f32::from(c) * 0.55) as u8));
+            }
+        }
+        let map = ShieldMap::new(&patch, Some(&figure), [1.0; 3])
+            .unwrap()
+            .with_peeks(Some(&figure))
+            .unwrap();
+        m_over_n(&map)
+    };
+    // The shield's white, dimmed, still stands out from the shade around it, with its blue.
+    let with_shield = shaded("M");
+    assert!(with_shield > 2.0, "{with_shield}");
+    // The same shade over a plain city shows none.
+    let plain = shaded("N");
+    assert!(plain < -0.5, "{plain}");
+}
+
+#[test]
 fn a_shield_under_warm_light_is_seen_once_the_start_tile_s_road_tells_the_cast() {
     use meeplecam::vision::pennant::ShieldMap;
     use meeplecam::vision::rectify::PATCH_PX;

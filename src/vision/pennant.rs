@@ -8,7 +8,8 @@
 //! counts for the pennant; not seen where a figure's rim covers the catalogue's shield spot, it
 //! counts a little against (under the figure's body, nothing can show). Editions print the
 //! shield where they like, so a figure over the catalogue's spot is taken to hide it only
-//! half the time.
+//! half the time. In a figure's shadow a shield's white dims to grey: there a compact grey
+//! plate with shield blue inside counts too.
 //! Where an edition's cities print blue roofs as dark as a shield's blue, a shield shows as a
 //! small patch of that blue and of a pale, blue-tinted white, about as much of each.
 
@@ -57,6 +58,16 @@ const PLATE_SIDE: usize = 11;
 /// Share of its bounding box a shield plate's light patch fills at least (a compact shape, not
 /// a wall or road).
 const PLATE_FILL: f64 = 0.35;
+
+/// How light (darkest channel) a shield's white is in the light.
+const WHITE_LIGHT: u8 = 150;
+/// How far (pixels) beyond a figure's mask its shadow may fall.
+const SHADE_REACH: i32 = 12;
+/// How light (darkest channel) a shield's white stays in a figure's shadow (the simulator's keep
+/// 55 % of the light: a white lighter than 150 stays lighter than 82).
+const SHADED_LIGHT: u8 = 82;
+/// How far a grey pixel's channels lie apart at most (a shield's white, lit or shaded).
+const GREY_SPREAD: u8 = 45;
 
 /// Chance that a shield a figure stands on leaves some of its white in view beside it.
 const PEEKS: f64 = 0.7;
@@ -141,11 +152,7 @@ fn pale_blue(p: [u8; 3]) -> bool {
 
 /// Whether a pixel is the white of a shield's other half or rim: light and grey.
 fn whitish(p: [u8; 3]) -> bool {
-    let (lo, hi) = (
-        p.iter().min().copied().unwrap_or(0),
-        p.iter().max().copied().unwrap_or(0),
-    );
-    lo > 150 && hi - lo < 45
+    grey_above(p, WHITE_LIGHT)
 }
 
 impl ShieldMap {
@@ -197,9 +204,13 @@ impl ShieldMap {
             .collect();
         let white: Vec<bool> = white_px.iter().map(|&m| m != 0).collect();
         let light: Vec<bool> = (0..w * h).map(|k| seen[k] && white[k]).collect();
-        let plate = plates(&light, w, h, |k| {
+        let mut plate = plates(&light, w, h, |k| {
             bluish([bytes[3 * k], bytes[3 * k + 1], bytes[3 * k + 2]])
         })?;
+        if let Some(figures) = figures {
+            let shaded = shaded_plates(&bytes, &seen, &white, figures)?;
+            plate.iter_mut().zip(shaded).for_each(|(p, s)| *p |= s);
+        }
         let blazon = blazons(w, h, |k| {
             let p = [bytes[3 * k], bytes[3 * k + 1], bytes[3 * k + 2]];
             (seen[k] && pale_blue(p), seen[k] && shield_blue(p))
@@ -462,6 +473,41 @@ pub fn faint_blue_print(
     }
     let area = stats[largest][4];
     Ok((area as u32, Some(sum.map(|v| v / area.max(1) as f32))))
+}
+
+/// The pixels of shield plates in the shadow of the `figures` (255) of a patch (`bytes`, blue,
+/// green, red per pixel; `seen` and lit `white` pixels as [`ShieldMap::new`] found them): compact
+/// patches, grey and dimmed but lighter than the shade around, with shield blue inside.
+fn shaded_plates(
+    bytes: &[u8],
+    seen: &[bool],
+    white: &[bool],
+    figures: &Mat,
+) -> opencv::Result<Vec<bool>> {
+    let (w, h) = (
+        figures.cols().max(0) as usize,
+        figures.rows().max(0) as usize,
+    );
+    if w * h != seen.len() || opencv::core::count_non_zero(figures)? == 0 {
+        return Ok(vec![false; seen.len()]);
+    }
+    let shade = grow_mask(figures, SHADE_REACH)?;
+    let shade = shade.data_bytes()?;
+    let pixel = |k: usize| [bytes[3 * k], bytes[3 * k + 1], bytes[3 * k + 2]];
+    let dim: Vec<bool> = (0..w * h)
+        .map(|k| seen[k] && shade[k] != 0 && !white[k] && grey_above(pixel(k), SHADED_LIGHT))
+        .collect();
+    plates(&dim, w, h, |k| shield_blue(pixel(k)))
+}
+
+/// Whether a pixel is grey (channels within [`GREY_SPREAD`]) and lighter than `light` in its
+/// darkest channel.
+fn grey_above(p: [u8; 3], light: u8) -> bool {
+    let (lo, hi) = (
+        p.iter().min().copied().unwrap_or(0),
+        p.iter().max().copied().unwrap_or(0),
+    );
+    lo > light && hi - lo < GREY_SPREAD
 }
 
 /// Whether a pixel leans blue (the blue half of a shield, however blurred or dark), not white.
