@@ -185,24 +185,21 @@ fn pair_change(
         g
     };
     let same = |a: &Candidate, b: &Candidate| a.tile == b.tile && a.rot == b.rot;
-    // Changes of two cells that neither touch nor share a type gain what each alone would.
-    let related = |p: Pos, c: &Candidate, q: Pos, d: &Candidate| {
-        Dir::ALL.iter().any(|&dir| p.step(dir) == q)
-            || [chosen[&p].tile, c.tile]
-                .iter()
-                .any(|t| *t == chosen[&q].tile || *t == d.tile)
-    };
     let mut best: Option<(f64, (Pos, Candidate), (Pos, Candidate))> = None;
-    for (i, (p, p_cands)) in cells.iter().map(|c| (c.0, &c.1)).enumerate() {
-        for (q, q_cands) in cells.iter().skip(i + 1).map(|c| (c.0, &c.1)) {
-            for c in p_cands.iter().take(KEEP).filter(|c| !same(c, &chosen[&p])) {
-                for d in q_cands.iter().take(KEEP).filter(|d| !same(d, &chosen[&q])) {
-                    if !related(p, c, q, d) {
-                        continue;
-                    }
-                    let g = gain(p, c, q, d);
+    for (p, p_cands) in cells.iter().map(|c| (c.0, &c.1)) {
+        for c in p_cands.iter().take(KEEP).filter(|c| !same(c, &chosen[&p])) {
+            // Its partner: a neighbour (their shared edge), or a cell holding the type `p`
+            // would take (making room for it). A cell taking the type `p` gives up is the
+            // partner's own turn.
+            let partners = cells.iter().filter(|(q, _)| {
+                *q != p
+                    && (chosen[q].tile == c.tile || Dir::ALL.iter().any(|&dir| p.step(dir) == *q))
+            });
+            for (q, q_cands) in partners {
+                for d in q_cands.iter().take(KEEP).filter(|d| !same(d, &chosen[q])) {
+                    let g = gain(p, c, *q, d);
                     if g > 1e-9 && best.as_ref().is_none_or(|b| g > b.0) {
-                        best = Some((g, (p, *c), (q, *d)));
+                        best = Some((g, (p, *c), (*q, *d)));
                     }
                 }
             }
