@@ -139,6 +139,9 @@ fn single_changes(
     any
 }
 
+/// A cell given a new reading.
+type Change = (Pos, Candidate);
+
 /// Makes the change of two cells' readings at once that raises the reading's score most, if
 /// any does; whether one did.
 fn pair_change(
@@ -185,7 +188,7 @@ fn pair_change(
         g
     };
     let same = |a: &Candidate, b: &Candidate| a.tile == b.tile && a.rot == b.rot;
-    let mut best: Option<(f64, (Pos, Candidate), (Pos, Candidate))> = None;
+    let mut best: Option<(f64, Change, Change)> = None;
     for (p, p_cands) in cells.iter().map(|c| (c.0, &c.1)) {
         for c in p_cands.iter().take(KEEP).filter(|c| !same(c, &chosen[&p])) {
             // Its partner: a neighbour (their shared edge), or a cell holding the type `p`
