@@ -220,63 +220,51 @@ fn the_board_read_repairs_a_reading_that_breaks_the_edges() {
     assert_eq!(cat.tile(read[0].1.tile).name, "W");
 }
 
-#[test]
-fn where_the_box_holds_too_few_of_a_type_the_less_sure_reading_gives_way() {
+/// Two cells far apart (5, 5) and (-5, -5), read with the start tile D, each with crossroads X
+/// and junction W read at the given probabilities: what the board read makes of each, with the
+/// cells given in either order.
+fn two_crossroads_read(first: [f64; 2], second: [f64; 2]) -> Vec<[String; 2]> {
     let cat = catalogue();
     let c = |name: &str, p: f64| Candidate {
         tile: cat.tile_id(name).unwrap(),
         rot: Rotation::R0,
         probability: p,
     };
+    let start = (Pos::new(0, 0), c("D", 1.0));
+    let a = (Pos::new(5, 5), vec![c("X", first[0]), c("W", first[1])]);
+    let b = (Pos::new(-5, -5), vec![c("X", second[0]), c("W", second[1])]);
+    let set = cat.set("base").unwrap();
+    [vec![a.clone(), b.clone()], vec![b.clone(), a.clone()]]
+        .iter()
+        .map(|cells| {
+            let read = consistent_reading(cells, &[start], set);
+            let at = |p: Pos| {
+                cat.tile(read.iter().find(|(q, _)| *q == p).unwrap().1.tile)
+                    .name
+                    .clone()
+            };
+            [at(a.0), at(b.0)]
+        })
+        .collect()
+}
+
+#[test]
+fn where_the_box_holds_too_few_of_a_type_the_less_sure_reading_gives_way() {
     // The base box holds one crossroads X. Two cells far apart both read best as X; the one the
     // camera is less sure of is the three-way junction W it also looks like.
-    let start = (Pos::new(0, 0), c("D", 1.0));
-    let sure = (Pos::new(5, 5), vec![c("X", 0.9), c("W", 0.1)]);
-    let unsure = (Pos::new(-5, -5), vec![c("X", 0.6), c("W", 0.4)]);
-    let set = cat.set("base").unwrap();
-    for cells in [
-        vec![sure.clone(), unsure.clone()],
-        vec![unsure.clone(), sure.clone()],
-    ] {
-        let read = consistent_reading(&cells, &[start], set);
-        let at = |p: Pos| {
-            cat.tile(read.iter().find(|(q, _)| *q == p).unwrap().1.tile)
-                .name
-                .clone()
-        };
-        assert_eq!(at(sure.0), "X");
-        assert_eq!(at(unsure.0), "W");
+    for [sure, unsure] in two_crossroads_read([0.9, 0.1], [0.6, 0.4]) {
+        assert_eq!((sure.as_str(), unsure.as_str()), ("X", "W"));
     }
 }
 
 #[test]
 fn where_the_box_holds_too_few_of_a_type_the_reading_that_loses_least_gives_way() {
-    let cat = catalogue();
-    let c = |name: &str, p: f64| Candidate {
-        tile: cat.tile_id(name).unwrap(),
-        rot: Rotation::R0,
-        probability: p,
-    };
     // One crossroads X in the box, two cells read as X. The surer reading (0.95) has a likely
     // second reading, the junction W (0.05); the less sure one (0.87) has hardly any (W 0.01).
     // Both being X breaks the count; the likeliest board keeps X where W is least likely:
     // 0.05 × 0.87 beats 0.95 × 0.01.
-    let start = (Pos::new(0, 0), c("D", 1.0));
-    let other_way = (Pos::new(5, 5), vec![c("X", 0.95), c("W", 0.05)]);
-    let no_other_way = (Pos::new(-5, -5), vec![c("X", 0.87), c("W", 0.01)]);
-    let set = cat.set("base").unwrap();
-    for cells in [
-        vec![other_way.clone(), no_other_way.clone()],
-        vec![no_other_way.clone(), other_way.clone()],
-    ] {
-        let read = consistent_reading(&cells, &[start], set);
-        let at = |p: Pos| {
-            cat.tile(read.iter().find(|(q, _)| *q == p).unwrap().1.tile)
-                .name
-                .clone()
-        };
-        assert_eq!(at(other_way.0), "W");
-        assert_eq!(at(no_other_way.0), "X");
+    for [other_way, no_other_way] in two_crossroads_read([0.95, 0.05], [0.87, 0.01]) {
+        assert_eq!((other_way.as_str(), no_other_way.as_str()), ("W", "X"));
     }
 }
 
