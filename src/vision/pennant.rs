@@ -63,8 +63,8 @@ const PLATE_FILL: f64 = 0.35;
 const WHITE_LIGHT: u8 = 150;
 /// How far (pixels) beyond a figure's mask its shadow may fall.
 const SHADE_REACH: i32 = 12;
-/// How light (darkest channel) a shield's white stays in a figure's shadow (the simulator's keep
-/// 55 % of the light: a white lighter than 150 stays lighter than 82).
+/// How light (darkest channel) a shield's white stays in a figure's shadow (the simulator's
+/// shadows keep 55 % of the light: a white lighter than 150 stays lighter than 82).
 const SHADED_LIGHT: u8 = 82;
 /// How far a grey pixel's channels lie apart at most (a shield's white, lit or shaded).
 const GREY_SPREAD: u8 = 45;
@@ -477,7 +477,8 @@ pub fn faint_blue_print(
 
 /// The pixels of shield plates in the shadow of the `figures` (255) of a patch (`bytes`, blue,
 /// green, red per pixel; `seen` and lit `white` pixels as [`ShieldMap::new`] found them): compact
-/// patches, grey and dimmed but lighter than the shade around, with shield blue inside.
+/// patches within [`SHADE_REACH`] of a figure, grey but dimmed below a lit white, with shield
+/// blue inside.
 fn shaded_plates(
     bytes: &[u8],
     seen: &[bool],
