@@ -1,7 +1,8 @@
 //! Board localisation: the start tile registers the grid at setup; a board is then read outwards
 //! from it, each tile found where its neighbours say it should be and refined by its own picture.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::sync::Mutex;
 
 use opencv::core::{Mat, Point, Point2f, Vector, CV_8UC1};
 use opencv::imgproc;
@@ -771,6 +772,7 @@ pub fn read_board(
         table,
         figures,
         recognizer,
+        cuts_read: Mutex::new(HashMap::new()),
     };
     // A picture that does not show the start tile where the calibration saw it (no board, a
     // camera moved far, a blurred or washed-out picture) has nothing to read from.
@@ -861,7 +863,13 @@ struct CellReader<'a> {
     table: [[f32; 3]; 2],
     figures: Option<&'a Enrolment>,
     recognizer: &'a TileRecognizer,
+    /// Every cut read so far, by cell and corners: a cell predicted where it was before (tried
+    /// again in the board's second growth, when fewer of its neighbours moved) reads the same.
+    cuts_read: Mutex<HashMap<CutKey, Option<(f64, Located)>>>,
 }
+
+/// A cut of a cell: the cell and its corners' bits.
+type CutKey = (Pos, [[u64; 2]; 4]);
 
 impl CellReader<'_> {
     /// The tile at `pos`, from the better fitting of two cuts: where the tiles `located` so
@@ -885,8 +893,17 @@ impl CellReader<'_> {
             .filter(|quad| in_view(quad, self.frame))
             .collect();
         let rise = self.viewpoint.map_or([0.0, 0.0], |v| v.rise_at_cell(pos));
-        let read = |quad: &Quad| {
-            read_cut(
+        let read = |quad: &Quad| -> opencv::Result<Option<(f64, Located)>> {
+            let key = (pos, quad.map(|p| p.map(f64::to_bits)));
+            let known = self
+                .cuts_read
+                .lock()
+                .ok()
+                .and_then(|c| c.get(&key).cloned());
+            if let Some(known) = known {
+                return Ok(known);
+            }
+            let cut = read_cut(
                 self.frame,
                 pos,
                 quad,
@@ -894,7 +911,11 @@ impl CellReader<'_> {
                 &self.table,
                 self.figures.map(|e| (e, rise)),
                 self.recognizer,
-            )
+            )?;
+            if let Ok(mut c) = self.cuts_read.lock() {
+                c.insert(key, cut.clone());
+            }
+            Ok(cut)
         };
         // The two cuts are read side by side (a laptop has two cores or more).
         let reads = match &cuts[..] {
