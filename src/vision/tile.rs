@@ -163,14 +163,15 @@ impl TileRecognizer {
             let grid = Observed::of(&map.grid(dx, dy, side));
             let edges = EdgeEvidence::observe(&map, dx, dy, side).with_road_full(model.road_full());
             let off = (dx as f64 - margin as f64).powi(2) + (dy as f64 - margin as f64).powi(2);
-            shortlist
-                .iter()
-                .map(|&k| {
-                    similarity(&grid, &looks[k]) * self.sharpness
-                        + EDGE_WEIGHT * edges.log_likelihood(&self.edges[k])
-                })
-                .fold(f64::MIN, f64::max)
-                - SHIFT_COST * off
+            let mut best = f64::MIN;
+            for &k in &shortlist {
+                let sides = EDGE_WEIGHT * edges.log_likelihood(&self.edges[k]);
+                // A match whose sum falls below this cannot overtake the best so far.
+                let floor = ((best - sides) / self.sharpness - GIVE_UP_SLACK) as f32;
+                let s = similarity_down_to(&grid, &looks[k], floor) * self.sharpness + sides;
+                best = best.max(s);
+            }
+            best - SHIFT_COST * off
         };
         // Each shift scored once: the coarse grid, then steps of half and one pixel around the
         // best so far while that climbs.
@@ -365,15 +366,28 @@ impl Observed {
 /// distributions, summed over the grid's cells (0 for a perfect match), each cell weighted by
 /// how much of it was seen.
 fn similarity(observed: &Observed, template: &TerrainGrid) -> f64 {
+    similarity_down_to(observed, template, f32::NEG_INFINITY)
+}
+
+/// [`similarity`], given up once the sum has fallen below `floor` (every cell adds zero or
+/// less, so it can only fall further): then some value below `floor`.
+fn similarity_down_to(observed: &Observed, template: &TerrainGrid, floor: f32) -> f64 {
     let log = log_overlap_table();
     let mut total = 0.0f32;
     for &(i, seen, o) in &observed.cells {
         let overlap: f32 = o.iter().zip(&template[i]).map(|(a, b)| a.min(*b)).sum();
         let k = (overlap.clamp(0.0, 1.0) * LOG_STEPS as f32) as usize;
         total += seen * log[k];
+        if total < floor {
+            break;
+        }
     }
     f64::from(total)
 }
+
+/// How far (in similarity) below the bound a match must fall before it is given up: more than
+/// the bound's rounding, so that a match given up could not have been the best.
+const GIVE_UP_SLACK: f64 = 1e-3;
 
 const LOG_STEPS: usize = 1024;
 
@@ -401,4 +415,34 @@ fn log_overlap_table() -> &'static [f32; LOG_STEPS + 1] {
         }
         t
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vision::terrain::GRID;
+    use proptest::prelude::*;
+
+    fn terrain_grid() -> impl Strategy<Value = TerrainGrid> {
+        prop::collection::vec(prop::array::uniform5(0.0f32..0.4), GRID * GRID)
+    }
+
+    proptest! {
+        /// A match given up early could not have reached its floor: the sum comes out whole,
+        /// or below the floor and no lower than the whole sum.
+        #[test]
+        fn a_match_is_given_up_only_once_below_its_floor(
+            observed in terrain_grid(),
+            template in terrain_grid(),
+            floor in -700.0f32..0.0,
+        ) {
+            let observed = Observed::of(&observed);
+            let whole = similarity(&observed, &template);
+            let given_up = similarity_down_to(&observed, &template, floor);
+            prop_assert!(
+                given_up == whole || (given_up < f64::from(floor) && whole <= given_up),
+                "{given_up} against {whole} with floor {floor}"
+            );
+        }
+    }
 }
