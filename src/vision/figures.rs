@@ -8,6 +8,30 @@ use opencv::prelude::*;
 use super::terrain::ColourModel;
 use crate::sim::effects::{grow_mask, mask_where};
 
+/// A colour (BGR) with its brightness (channel sum, at least 1) and hue (its channels' shares
+/// of that sum).
+struct Shade {
+    rgb: [f32; 3],
+    sum: f32,
+    hue: [f32; 3],
+}
+
+impl Shade {
+    fn of(rgb: [f32; 3]) -> Shade {
+        let sum = (rgb[0] + rgb[1] + rgb[2]).max(1.0);
+        Shade {
+            rgb,
+            sum,
+            hue: rgb.map(|v| v / sum),
+        }
+    }
+}
+
+/// Squared distance between two colours (or hues).
+fn d2(a: [f32; 3], b: [f32; 3]) -> f32 {
+    (0..3).map(|i| (a[i] - b[i]).powi(2)).sum::<f32>()
+}
+
 /// The players' figure colours as the camera sees them under the table's light.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Enrolment {
@@ -26,36 +50,33 @@ impl Enrolment {
     /// and whether it may as well be a terrain in a figure's shadow. Coloured figures are
     /// matched by hue (their faces are lit and shaded differently) and must be nearer the
     /// figure's hue than any terrain's; black and gray ones by plain distance.
-    fn closeness(&self, p: [f32; 3], c: [f32; 3], terrain: &[[f32; 3]]) -> Option<(f32, bool)> {
-        let sum = |v: [f32; 3]| (v[0] + v[1] + v[2]).max(1.0);
-        let hue = |v: [f32; 3]| {
-            let s = sum(v);
-            [v[0] / s, v[1] / s, v[2] / s]
-        };
-        let d2 = |a: [f32; 3], b: [f32; 3]| (0..3).map(|i| (a[i] - b[i]).powi(2)).sum::<f32>();
-        let max = c.iter().copied().fold(0.0f32, f32::max).max(1.0);
-        let min = c.iter().copied().fold(f32::MAX, f32::min);
+    fn closeness(&self, p: &Shade, c: &Shade, terrain: &[Shade]) -> Option<(f32, bool)> {
+        let max = c.rgb.iter().copied().fold(0.0f32, f32::max).max(1.0);
+        let min = c.rgb.iter().copied().fold(f32::MAX, f32::min);
         let saturated = (max - min) / max > 0.35;
         if saturated {
-            let ratio = sum(p) / sum(c);
+            let ratio = p.sum / c.sum;
             if !(0.35..=1.6).contains(&ratio) {
                 return None;
             }
-            let d = d2(hue(p), hue(c));
-            let nearer = terrain.iter().all(|t| d < d2(hue(p), hue(*t)));
-            (d < 0.004 && nearer).then_some((d, false))
+            let d = d2(p.hue, c.hue);
+            let nearer = || terrain.iter().all(|t| d < d2(p.hue, t.hue));
+            (d < 0.004 && nearer()).then_some((d, false))
         } else {
+            let d = d2(p.rgb, c.rgb);
+            if !(d < self.tolerance * self.tolerance
+                && terrain.iter().all(|t| d < d2(p.rgb, t.rgb)))
+            {
+                return None;
+            }
             // A dark pixel of a terrain's own hue is that terrain in a figure's shadow, where
             // the terrain's hue is plainly not the figure's.
-            let shadow = |t: [f32; 3]| {
-                SHADOW_DEPTH.contains(&(sum(p) / sum(t)))
-                    && d2(hue(t), hue(c)) > HUES_APART
-                    && d2(hue(p), hue(t)) < d2(hue(p), hue(c))
+            let shadow = |t: &Shade| {
+                SHADOW_DEPTH.contains(&(p.sum / t.sum))
+                    && d2(t.hue, c.hue) > HUES_APART
+                    && d2(p.hue, t.hue) < d2(p.hue, c.hue)
             };
-            let d = d2(p, c);
-            let nearer = terrain.iter().all(|t| d < d2(p, *t));
-            let shade = terrain.iter().any(|t| shadow(*t));
-            (d < self.tolerance * self.tolerance && nearer).then_some((d / 1e4, shade))
+            Some((d / 1e4, terrain.iter().any(shadow)))
         }
     }
 
@@ -90,14 +111,14 @@ impl Enrolment {
         let bytes = patch.data_bytes()?;
         let mut nearest = vec![usize::MAX; (w * h) as usize];
         let mut shade = vec![false; (w * h) as usize];
-        let terrain: Vec<[f32; 3]> = model.means()[..4].to_vec();
+        let terrain: Vec<Shade> = model.means()[..4].iter().map(|&t| Shade::of(t)).collect();
+        let colours: Vec<Shade> = self.colours.iter().map(|&c| Shade::of(c)).collect();
         for (k, px) in bytes.chunks_exact(3).enumerate() {
-            let p = [f32::from(px[0]), f32::from(px[1]), f32::from(px[2])];
-            let best = self
-                .colours
+            let p = Shade::of([f32::from(px[0]), f32::from(px[1]), f32::from(px[2])]);
+            let best = colours
                 .iter()
                 .enumerate()
-                .filter_map(|(i, c)| self.closeness(p, *c, &terrain).map(|d| (i, d)))
+                .filter_map(|(i, c)| self.closeness(&p, c, &terrain).map(|d| (i, d)))
                 .min_by(|a, b| a.1 .0.total_cmp(&b.1 .0));
             if let Some((i, (_, shadow))) = best {
                 nearest[k] = i;

@@ -138,25 +138,11 @@ impl TileRecognizer {
         let side = map.width().min(map.height()).saturating_sub(2 * margin);
         let centred = map.grid(margin, margin, side);
         let looks = self.looks(model);
-        let first = self.rank_with(
+        let shortlist = self.shortlist(
             &looks,
             &centred,
-            Some(
-                &EdgeEvidence::observe(&map, margin, margin, side)
-                    .with_road_full(model.road_full()),
-            ),
-            None,
-            None,
+            &EdgeEvidence::observe(&map, margin, margin, side).with_road_full(model.road_full()),
         );
-        let shortlist: Vec<usize> = first
-            .iter()
-            .take(12)
-            .filter_map(|c| {
-                self.templates
-                    .iter()
-                    .position(|(t, r, _)| *t == c.tile && *r == c.rot)
-            })
-            .collect();
         // Coarse steps over the whole range, then the neighbours of the best; shifts cost a
         // little, so that a poor match does not wander onto a neighbour's print.
         let score_at = |dx: usize, dy: usize| {
@@ -284,6 +270,42 @@ impl TileRecognizer {
         self.rank_with(&raw, observed, None, None, None)
     }
 
+    /// The [`SHORTLIST`] templates (indices) whose readings [`Self::rank_with`] would rank
+    /// first from `observed` and what its `edges` show, most likely first; the others' matches
+    /// are given up once they fall behind.
+    fn shortlist(
+        &self,
+        looks: &[TerrainGrid],
+        observed: &TerrainGrid,
+        edges: &EdgeEvidence,
+    ) -> Vec<usize> {
+        let observed = Observed::of(observed);
+        let mut best: Vec<(f64, usize)> = Vec::with_capacity(SHORTLIST + 1);
+        for (k, ((g, sides), p)) in looks
+            .iter()
+            .zip(&self.edges)
+            .zip(&self.log_prior)
+            .enumerate()
+        {
+            let sides = edges.log_likelihood(sides);
+            let floor = match best.get(SHORTLIST - 1) {
+                Some((last, _)) => {
+                    ((last - p - EDGE_WEIGHT * sides) / self.sharpness - GIVE_UP_SLACK) as f32
+                }
+                None => f32::NEG_INFINITY,
+            };
+            let score =
+                similarity_down_to(&observed, g, floor) * self.sharpness + p + EDGE_WEIGHT * sides;
+            // After those that score as well: the first of equals stays first.
+            let at = best.partition_point(|(b, _)| *b >= score);
+            if at < SHORTLIST {
+                best.insert(at, (score, k));
+                best.truncate(SHORTLIST);
+            }
+        }
+        best.into_iter().map(|(_, k)| k).collect()
+    }
+
     /// Like [`TileRecognizer::rank`], with what the sides show, and the pennant detector's
     /// evidence and where figures stand ([`Figures`]) on the window (x, y, side) of the patch,
     /// for the readings that are in the running.
@@ -390,6 +412,9 @@ fn similarity_down_to(observed: &Observed, template: &TerrainGrid, floor: f32) -
 const GIVE_UP_SLACK: f64 = 1e-3;
 
 const LOG_STEPS: usize = 1024;
+
+/// Readings the search for where a tile lies off its cut tries ([`TileRecognizer::shortlist`]).
+const SHORTLIST: usize = 12;
 
 /// Cost (log-likelihood) of a tile found one patch pixel off its cut, squared: placement errors
 /// are a few pixels, a neighbour's print lies at the margin's end.
