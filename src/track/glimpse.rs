@@ -442,7 +442,7 @@ impl Tracker {
             let mut best: Option<(Vec<Candidate>, f64)> = None;
             for (patch, not_shown) in cuts {
                 let (mask, _) = self.enrolment.find(&patch, &calib.colours, FIGURE_SHARE)?;
-                let (ranked, _, fit) = self.recognizer.recognize_in_view(
+                let (ranked, _, found_at) = self.recognizer.recognize_in_view(
                     &patch,
                     MARGIN_PX as usize,
                     &calib.colours,
@@ -450,8 +450,8 @@ impl Tracker {
                     Some(side_px(&glimpse.quad)),
                     None,
                 )?;
-                if best.as_ref().is_none_or(|b| fit > b.1) {
-                    best = Some((ranked, fit));
+                if best.as_ref().is_none_or(|b| found_at.fit > b.1) {
+                    best = Some((ranked, found_at.fit));
                 }
             }
             let Some((ranked, fit)) = best else {

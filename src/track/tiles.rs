@@ -724,7 +724,7 @@ impl Tracker {
 
     /// The tile in a cut.
     pub(super) fn read_cut(&self, cut: Cut, model: &ColourModel) -> anyhow::Result<Reading> {
-        let (mut ranked, shift, fit) = self.recognizer.recognize_in_view(
+        let (mut ranked, shift, found_at) = self.recognizer.recognize_in_view(
             &cut.patch,
             MARGIN_PX as usize,
             model,
@@ -740,7 +740,7 @@ impl Tracker {
         Ok(Reading {
             ranked,
             shift,
-            fit,
+            fit: found_at.fit,
             to_patch,
             rival: None,
             print,

@@ -15,7 +15,7 @@ use super::rectify::{quad_patch, shifted_quad, side_px, Quad, MARGIN_PX, PATCH_P
 use super::snap::snap_to_edges;
 use super::standing::Figures;
 use super::terrain::{expected_grid, same_for_the_rules, terrain_grid, ClassMap, ColourModel};
-use super::tile::{Candidate, TileRecognizer};
+use super::tile::{Candidate, Match, TileRecognizer};
 use super::viewpoint::{Pose, Viewpoint, NOMINAL_HFOV_DEG};
 use crate::rules::{catalogue, Dir, Pos, Rotation};
 use crate::sim::camera::apply_homography;
@@ -785,7 +785,7 @@ pub fn read_board(
         figures.map(|e| (e, [0.0, 0.0])),
         recognizer,
     )? {
-        Some((fit, cut)) => (fit >= MIN_FIT
+        Some((found, cut)) => (found.fit >= MIN_FIT
             && cut
                 .candidates
                 .iter()
@@ -865,7 +865,7 @@ struct CellReader<'a> {
     recognizer: &'a TileRecognizer,
     /// Every cut read so far, by cell and corners: a cell predicted where it was before (tried
     /// again in the board's second growth, when fewer of its neighbours moved) reads the same.
-    cuts_read: Mutex<HashMap<CutKey, Option<(f64, Located)>>>,
+    cuts_read: Mutex<HashMap<CutKey, Option<(Match, Located)>>>,
 }
 
 /// A cut of a cell: the cell and its corners' bits.
@@ -893,7 +893,7 @@ impl CellReader<'_> {
             .filter(|quad| in_view(quad, self.frame))
             .collect();
         let rise = self.viewpoint.map_or([0.0, 0.0], |v| v.rise_at_cell(pos));
-        let read = |quad: &Quad| -> opencv::Result<Option<(f64, Located)>> {
+        let read = |quad: &Quad| -> opencv::Result<Option<(Match, Located)>> {
             let key = (pos, quad.map(|p| p.map(f64::to_bits)));
             let known = self
                 .cuts_read
@@ -929,26 +929,31 @@ impl CellReader<'_> {
             }),
             _ => cuts.iter().map(read).collect(),
         };
+        // Of two cuts that both show a tile, the one the shift search scores higher: on the
+        // 2nd-edition art, the better fit lay truer in only half the pairs of cuts whose found
+        // tiles lay apart.
         let mut best: Option<(f64, Located)> = None;
         for cut in reads {
-            let Some((fit, cut)) = cut? else {
+            let Some((found_at, cut)) = cut? else {
                 continue;
             };
-            if fit < min_fit
-                || best.as_ref().is_some_and(|(better, _)| *better >= fit)
+            if found_at.fit < min_fit
+                || best
+                    .as_ref()
+                    .is_some_and(|(better, _)| *better >= found_at.score)
                 || !fits_neighbours(&cut.candidates, pos, found)
                 || overlaps(&cut.quad, located)
             {
                 continue;
             }
-            best = Some((fit, cut));
+            best = Some((found_at.score, cut));
         }
         Ok(best.map(|(_, l)| l))
     }
 }
 
-/// The cell at `pos` cut at `quad` read: how well its best reading fits, and the tile as found
-/// (at a quad shifted to where the print lies); `None` where the cut shows table.
+/// The cell at `pos` cut at `quad` read: how well its best readings match, and the tile as
+/// found (at a quad shifted to where the print lies); `None` where the cut shows table.
 fn read_cut(
     frame: &Mat,
     pos: Pos,
@@ -957,7 +962,7 @@ fn read_cut(
     table: &[[f32; 3]; 2],
     figures: Option<(&Enrolment, [f64; 2])>,
     recognizer: &TileRecognizer,
-) -> opencv::Result<Option<(f64, Located)>> {
+) -> opencv::Result<Option<(Match, Located)>> {
     let (patch, to_patch) = quad_patch(frame, quad, MARGIN_PX)?;
     let (mask, standing) = match figures {
         Some((e, rise)) => {
@@ -972,7 +977,7 @@ fn read_cut(
     if looks_empty(&patch, model, table, unseen.as_ref())? {
         return Ok(None);
     }
-    let (candidates, shift, fit) = recognizer.recognize_in_view(
+    let (candidates, shift, found_at) = recognizer.recognize_in_view(
         &patch,
         MARGIN_PX as usize,
         model,
@@ -982,7 +987,7 @@ fn read_cut(
     )?;
     let print = Print::found_in(&patch, MARGIN_PX as usize, shift, unseen.as_ref())?;
     Ok(Some((
-        fit,
+        found_at,
         Located {
             pos,
             quad: shifted_quad(&to_patch, MARGIN_PX, shift),

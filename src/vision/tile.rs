@@ -115,7 +115,9 @@ impl TileRecognizer {
         model: &ColourModel,
         figures: Option<&Mat>,
     ) -> opencv::Result<(Vec<Candidate>, [f64; 2], f64)> {
-        self.recognize_in_view(patch, margin, model, (figures, None), None, None)
+        let (ranked, shift, found) =
+            self.recognize_in_view(patch, margin, model, (figures, None), None, None)?;
+        Ok((ranked, shift, found.fit))
     }
 
     /// [`Self::recognize_located`] for a cell partly outside the picture: pixels under
@@ -131,7 +133,7 @@ impl TileRecognizer {
         (figures, out_of_view): (Option<&Mat>, Option<&Mat>),
         tile_px: Option<f64>,
         standing: Option<&Figures>,
-    ) -> opencv::Result<(Vec<Candidate>, [f64; 2], f64)> {
+    ) -> opencv::Result<(Vec<Candidate>, [f64; 2], Match)> {
         let unseen = super::rectify::unseen(figures, out_of_view)?;
         let unseen = unseen.as_ref();
         let map = ClassMap::new(patch, model, unseen)?;
@@ -229,7 +231,7 @@ impl TileRecognizer {
                 .or(from_mask.as_ref())
                 .map(|f| (f, best.1, best.2, side)),
         );
-        Ok((ranked, shift, fit))
+        Ok((ranked, shift, Match { fit, score: best.0 }))
     }
 
     /// The templates as `model` sees them: each catalogue terrain mixed into what the start tile
@@ -362,6 +364,17 @@ impl TileRecognizer {
             }
         }
     }
+}
+
+/// How well a cut of a cell matched its best readings where the shift search left it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Match {
+    /// The best reading's terrain match per seen grid cell ([`TileRecognizer::recognize_located`]).
+    pub fit: f64,
+    /// The shift search's best score: terrain match, sides and the cost of the shift together.
+    /// Of two cuts of one cell, the one scoring higher lies truer more often than the one that
+    /// fits better.
+    pub score: f64,
 }
 
 /// An observed terrain grid made ready to match against every template: the cells seen enough
