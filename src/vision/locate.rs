@@ -863,8 +863,8 @@ struct CellReader<'a> {
     table: [[f32; 3]; 2],
     figures: Option<&'a Enrolment>,
     recognizer: &'a TileRecognizer,
-    /// Every cut read so far, by cell and corners: a cell predicted where it was before (tried
-    /// again in the board's second growth, when fewer of its neighbours moved) reads the same.
+    /// Every cut read so far, by cell and corners: the board's second growth pass cuts the
+    /// cells the first left again, often at the same corners, and such a cut reads the same.
     cuts_read: Mutex<HashMap<CutKey, Option<(Match, Located)>>>,
 }
 
@@ -872,10 +872,10 @@ struct CellReader<'a> {
 type CutKey = (Pos, [[u64; 2]; 4]);
 
 impl CellReader<'_> {
-    /// The tile at `pos`, from the better fitting of two cuts: where the tiles `located` so
-    /// far predict it, and that cut snapped onto the picture's edges. `None` where neither
-    /// shows a tile fitting at least `min_fit` whose edges can match its neighbours in `found`
-    /// and that overlaps none of them.
+    /// The tile at `pos`, from the better scoring of two cuts ([`Match::score`]): where the
+    /// tiles `located` so far predict it, and that cut snapped onto the picture's edges. `None`
+    /// where neither shows a tile fitting at least `min_fit` whose edges can match its
+    /// neighbours in `found` and that overlaps none of them.
     fn read_cell(
         &self,
         pos: Pos,
