@@ -76,24 +76,35 @@ impl Grey<'_> {
     }
 }
 
-/// Mean (capped) grey step across the line from `a` to `b` moved `d` pixels along `normal`.
-fn edge_strength(grey: &Grey, a: [f64; 2], b: [f64; 2], normal: [f64; 2], d: f64) -> f64 {
-    let mut sum = 0.0;
-    let mut n = 0usize;
+/// Mean (capped) grey step across the line from `a` to `b` at each offset `-reach..=reach`
+/// pixels along `normal`: the grey levels along the normal through each sample point are read
+/// once, and each step is taken between the levels a pixel either side of its offset. An offset
+/// where fewer than half the samples lie in the picture scores 0.
+fn edge_strengths(grey: &Grey, a: [f64; 2], b: [f64; 2], normal: [f64; 2], reach: i32) -> Vec<f64> {
+    let offsets = (2 * reach + 1).max(0) as usize;
+    let mut sums = vec![0.0; offsets];
+    let mut counts = vec![0usize; offsets];
+    let mut levels: Vec<Option<f64>> = Vec::with_capacity(offsets + 2);
     for i in 0..SAMPLES {
         let t = END_TRIM + (1.0 - 2.0 * END_TRIM) * (i as f64 + 0.5) / SAMPLES as f64;
         let p = [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t];
-        let at = |k: f64| grey.at(p[0] + normal[0] * k, p[1] + normal[1] * k);
-        if let (Some(out), Some(inn)) = (at(d + 1.0), at(d - 1.0)) {
-            sum += (out - inn).abs().min(STEP_CAP);
-            n += 1;
+        levels.clear();
+        levels.extend((-reach - 1..=reach + 1).map(|k| {
+            let k = f64::from(k);
+            grey.at(p[0] + normal[0] * k, p[1] + normal[1] * k)
+        }));
+        for (j, (sum, n)) in sums.iter_mut().zip(&mut counts).enumerate() {
+            // Offset j - reach lies between levels j (one pixel in) and j + 2 (one out).
+            if let (Some(out), Some(inn)) = (levels[j + 2], levels[j]) {
+                *sum += (out - inn).abs().min(STEP_CAP);
+                *n += 1;
+            }
         }
     }
-    if n < SAMPLES / 2 {
-        0.0
-    } else {
-        sum / n as f64
-    }
+    sums.iter()
+        .zip(counts)
+        .map(|(sum, n)| if n < SAMPLES / 2 { 0.0 } else { sum / n as f64 })
+        .collect()
 }
 
 /// Where two lines meet: each through `p` with direction `v`.
@@ -131,9 +142,7 @@ impl Side {
             normal = [-normal[0], -normal[1]];
         }
         let reach = (len * REACH).round() as i32;
-        let strength = (-reach..=reach)
-            .map(|d| edge_strength(grey, a, b, normal, f64::from(d)))
-            .collect();
+        let strength = edge_strengths(grey, a, b, normal, reach);
         Side {
             from: a,
             along,
