@@ -9,7 +9,7 @@ use super::breakdown::Breakdown;
 use super::calibration::{Calibration, SetupFrame};
 use super::dataset::Sample;
 use super::figures::{Blob, FIGURE_SHARE, WIDER_PX};
-use super::locate::read_board;
+use super::locate::{middle, read_board};
 use super::meeples::{cells_below, pose, read_followers};
 use super::prints::{LearnedPrints, Print};
 use super::rectify::{
@@ -229,6 +229,7 @@ pub fn evaluate(
     tiles.tile_ms.sort_by(f64::total_cmp);
     tiles.confusions.sort_by_key(|c| std::cmp::Reverse(c.1));
     boards.corner_error.sort_by(f64::total_cmp);
+    boards.centre_error.sort_by(f64::total_cmp);
     boards.board_ms.sort_by(f64::total_cmp);
     Ok((tiles, boards))
 }
@@ -543,6 +544,12 @@ pub struct BoardReport {
     pub right: usize,
     /// Corner errors of found tiles, in tile sides, sorted.
     pub corner_error: Vec<f64>,
+    /// How far found tiles' middles lay from the true ones, in tile sides, sorted: the corner
+    /// error less what a found outline turned or skewed adds.
+    pub centre_error: Vec<f64>,
+    /// Found tiles, and of those the ones read right, by how far off they were found (corner
+    /// error up to [`ERROR_BANDS`], then beyond).
+    pub right_by_error: [(usize, usize); 3],
     /// Boards read exactly right (every tile found, none extra, all right).
     pub boards_right: usize,
     /// Milliseconds per board read, sorted.
@@ -554,6 +561,7 @@ impl BoardReport {
     pub fn table(&self) -> String {
         let pct = |n: usize, d: usize| 100.0 * n as f64 / d.max(1) as f64;
         let median = |v: &[f64]| v.get(v.len() / 2).copied().unwrap_or(f64::NAN);
+        let p95 = |v: &[f64]| v.get(v.len() * 95 / 100).copied().unwrap_or(f64::NAN);
         let mut start = self.start_error.clone();
         start.sort_by(f64::total_cmp);
         format!(
@@ -563,7 +571,9 @@ impl BoardReport {
              | tiles found in their cell | {:.2} % |\n| phantom tiles per board | {:.2} |\n\
              | type + rotation right (found tiles, rules priors) | {:.2} % |\n\
              | tile corner error, median / 95th percentile | {:.3} / {:.3} tile |\n\
-             | whole board right | {:.1} % |\n| median time per board | {:.0} ms |\n",
+             | tile centre error, median / 95th percentile | {:.3} / {:.3} tile |\n\
+             | whole board right | {:.1} % |\n| median time per board | {:.0} ms |\n\n\
+             | found with a corner error of | tiles | right |\n|---|---|---|\n{}",
             self.images,
             pct(self.start_found, self.images),
             median(&start),
@@ -571,14 +581,42 @@ impl BoardReport {
             self.phantom as f64 / self.images.max(1) as f64,
             pct(self.right, self.found),
             median(&self.corner_error),
-            self.corner_error
-                .get(self.corner_error.len() * 95 / 100)
-                .copied()
-                .unwrap_or(f64::NAN),
+            p95(&self.corner_error),
+            median(&self.centre_error),
+            p95(&self.centre_error),
             pct(self.boards_right, self.images),
             median(&self.board_ms),
+            self.error_band_rows(),
         )
     }
+
+    /// One row per corner-error band: its found tiles and the share read right.
+    fn error_band_rows(&self) -> String {
+        let names = [
+            format!("up to {} tile", ERROR_BANDS[0]),
+            format!("{} – {} tile", ERROR_BANDS[0], ERROR_BANDS[1]),
+            format!("over {} tile", ERROR_BANDS[1]),
+        ];
+        names
+            .iter()
+            .zip(self.right_by_error)
+            .map(|(name, (found, right))| {
+                format!(
+                    "| {name} | {found} | {:.2} % |\n",
+                    100.0 * right as f64 / found.max(1) as f64
+                )
+            })
+            .collect()
+    }
+}
+
+/// Corner errors (tile sides) bounding the bands of [`BoardReport::right_by_error`]: the
+/// acceptance asks for under a tenth of a side.
+const ERROR_BANDS: [f64; 2] = [0.05, 0.1];
+
+/// Which band of [`BoardReport::right_by_error`] a corner error (tile sides) falls in.
+fn error_band(corner_error: f64) -> usize {
+    ERROR_BANDS.iter().filter(|&&b| corner_error > b).count()
 }
 
 /// Registers the grid from `sample`'s setup frame (the start tile alone) and reads the board with
@@ -636,15 +674,23 @@ fn read_whole_board(
             .zip(&t.corners_px)
             .map(|(a, b)| (a[0] - b[0]).hypot(a[1] - b[1]))
             .fold(0.0, f64::max);
-        report.corner_error.push(err / tile_px(&t.corners_px));
+        let err = err / tile_px(&t.corners_px);
+        report.corner_error.push(err);
+        let (found_at, true_at) = (middle(&l.quad), middle(&t.corners_px));
+        report.centre_error.push(
+            (found_at[0] - true_at[0]).hypot(found_at[1] - true_at[1]) / tile_px(&t.corners_px),
+        );
+        let band = error_band(err);
         let id = cat.tile_id(&t.tile).expect("truth names catalogue tiles");
         let rot = Rotation::from_degrees(t.rot).unwrap_or_default();
         let right = read
             .iter()
             .find(|(p, _)| *p == pos)
             .is_some_and(|(_, c)| c.tile == id && same_for_the_rules(id, c.rot, rot));
+        report.right_by_error[band].0 += 1;
         if right {
             report.right += 1;
+            report.right_by_error[band].1 += 1;
         } else {
             exact = false;
         }
@@ -682,6 +728,29 @@ mod tests {
         ];
         assert!((stated(&ranked) - 0.8).abs() < 1e-9);
         assert_eq!(stated(&[]), 0.0);
+    }
+
+    #[test]
+    fn a_tile_found_off_by_up_to_a_band_bound_counts_in_that_band() {
+        assert_eq!(error_band(0.0), 0);
+        assert_eq!(error_band(0.05), 0);
+        assert_eq!(error_band(0.07), 1);
+        assert_eq!(error_band(0.1), 1);
+        assert_eq!(error_band(0.4), 2);
+        let report = BoardReport {
+            right_by_error: [(10, 9), (4, 4), (0, 0)],
+            ..BoardReport::default()
+        };
+        let table = report.table();
+        assert!(
+            table.contains("| up to 0.05 tile | 10 | 90.00 % |"),
+            "{table}"
+        );
+        assert!(
+            table.contains("| 0.05 – 0.1 tile | 4 | 100.00 % |"),
+            "{table}"
+        );
+        assert!(table.contains("| over 0.1 tile | 0 | 0.00 % |"), "{table}");
     }
 
     #[test]
