@@ -1,8 +1,8 @@
 //! Board localisation: the start tile registers the grid at setup; a board is then read outwards
 //! from it, each tile found where its neighbours say it should be and refined by its own picture.
 
+use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap, VecDeque};
-use std::sync::Mutex;
 
 use opencv::core::{Mat, Point, Point2f, Vector, CV_8UC1};
 use opencv::imgproc;
@@ -735,13 +735,14 @@ pub fn in_view(quad: &Quad, frame: &Mat) -> bool {
 /// `table` are the table's colours; `figures` the players' enrolment if known.
 ///
 /// Cells are visited outwards from the start tile. Each is cut where the tiles found around it
-/// predict it ([`predict_cell`]) and where its corners snap onto the edges the picture shows
-/// ([`snap_to_edges`]: far from the start tile, in a tilted view, the prediction drifts), and the
-/// cut the recogniser fits better is kept. A cell that showed no tile is tried again (up to
-/// [`TRIES`] times in all) once more tiles around it predict it better. The board first grows
-/// through cells read with a sure fit, then through the rest (down to [`MIN_FIT`]). Nothing
-/// is read (an empty list) where the start tile's cell does not read as the start tile among
-/// its [`START_AMONG`] likeliest readings with at least that fit.
+/// predict it ([`predict_cell`]); unless that cut shows a tile surely, also where its corners
+/// snap onto the edges the picture shows ([`snap_to_edges`]: far from the start tile, in a
+/// tilted view, the prediction drifts), and the better scoring cut is kept. A cell that showed
+/// no tile is tried again (up to [`TRIES`] times in all) once more tiles around it predict it
+/// better. The board first grows through cells read with a sure fit, then through the rest
+/// (down to [`MIN_FIT`]); then every tile is cut again where all its neighbours put it
+/// ([`settle`]). Nothing is read (an empty list) where the start tile's cell does not read as
+/// the start tile among its [`START_AMONG`] likeliest readings with at least that fit.
 pub fn read_board(
     frame: &Mat,
     start: &Quad,
@@ -772,7 +773,7 @@ pub fn read_board(
         table,
         figures,
         recognizer,
-        cuts_read: Mutex::new(HashMap::new()),
+        cuts_read: RefCell::new(HashMap::new()),
     };
     // A picture that does not show the start tile where the calibration saw it (no board, a
     // camera moved far, a blurred or washed-out picture) has nothing to read from.
@@ -809,6 +810,7 @@ pub fn read_board(
         print: start_print,
     }];
     located.insert(Pos::new(0, 0), *start);
+    let mut scores: HashMap<Pos, f64> = HashMap::new();
     // The board grows through the cells that fit surely first, then through the rest: a cell
     // cut a little off (read with a poor fit) would shift the cells predicted from it.
     for min_fit in [SURE_FIT, MIN_FIT] {
@@ -831,16 +833,18 @@ pub fn read_board(
                 None => 0,
             };
             tried.insert(pos, (support, tries + 1));
-            let Some(found) = reader.read_cell(pos, min_fit, &located, &out)? else {
+            let Some((score, found)) = reader.read_cell(pos, min_fit, &located, &out)? else {
                 continue;
             };
             located.insert(pos, found.quad);
+            scores.insert(pos, score);
             out.push(found);
             for d in Dir::ALL {
                 queue.push_back(pos.step(d));
             }
         }
     }
+    settle(&reader, &mut located, &mut out, &scores)?;
     // Doubtful readings weighed by the prints of the tiles read surely.
     let prints = LearnedPrints::learn(
         out.iter().skip(1).map(|l| (&l.print, &l.candidates[..])),
@@ -865,41 +869,40 @@ struct CellReader<'a> {
     recognizer: &'a TileRecognizer,
     /// Every cut read so far, by cell and corners: the board's second growth pass cuts the
     /// cells the first left again, often at the same corners, and such a cut reads the same.
-    cuts_read: Mutex<HashMap<CutKey, Option<(Match, Located)>>>,
+    cuts_read: RefCell<HashMap<CutKey, Option<(Match, Located)>>>,
 }
 
 /// A cut of a cell: the cell and its corners' bits.
 type CutKey = (Pos, [[u64; 2]; 4]);
 
 impl CellReader<'_> {
-    /// The tile at `pos`, from the better scoring of two cuts ([`Match::score`]): where the
-    /// tiles `located` so far predict it, and that cut snapped onto the picture's edges. `None`
-    /// where neither shows a tile fitting at least `min_fit` whose edges can match its
-    /// neighbours in `found` and that overlaps none of them.
+    /// The tile at `pos` and its [`Match::score`], from where the tiles `located` so far predict
+    /// it, or from that cut snapped onto the picture's edges if it scores higher (read only
+    /// where the first cut shows no tile fitting at least [`SURE_FIT`]). `None` where neither
+    /// shows a tile fitting at least `min_fit` whose edges can match its neighbours in `found`
+    /// and that overlaps none of them.
     fn read_cell(
         &self,
         pos: Pos,
         min_fit: f64,
         located: &BTreeMap<Pos, Quad>,
         found: &[Located],
-    ) -> opencv::Result<Option<Located>> {
+    ) -> opencv::Result<Option<(f64, Located)>> {
         let Some(predicted) = predict_cell(located, pos, self.pose.as_ref())? else {
             return Ok(None);
         };
-        let snapped = snap_to_edges(&self.grey, &predicted);
-        let cuts: Vec<Quad> = std::iter::once(predicted)
-            .chain((snapped != predicted).then_some(snapped))
+        // Snapped only if the first cut is read and not kept.
+        let cuts = std::iter::once(predicted)
+            .chain(
+                std::iter::once_with(|| snap_to_edges(&self.grey, &predicted))
+                    .filter(|snapped| *snapped != predicted),
+            )
             // A cell partly past the picture's edge is read from what shows of it.
-            .filter(|quad| in_view(quad, self.frame))
-            .collect();
+            .filter(|quad| in_view(quad, self.frame));
         let rise = self.viewpoint.map_or([0.0, 0.0], |v| v.rise_at_cell(pos));
         let read = |quad: &Quad| -> opencv::Result<Option<(Match, Located)>> {
             let key = (pos, quad.map(|p| p.map(f64::to_bits)));
-            let known = self
-                .cuts_read
-                .lock()
-                .ok()
-                .and_then(|c| c.get(&key).cloned());
+            let known = self.cuts_read.borrow().get(&key).cloned();
             if let Some(known) = known {
                 return Ok(known);
             }
@@ -912,29 +915,16 @@ impl CellReader<'_> {
                 self.figures.map(|e| (e, rise)),
                 self.recognizer,
             )?;
-            if let Ok(mut c) = self.cuts_read.lock() {
-                c.insert(key, cut.clone());
-            }
+            self.cuts_read.borrow_mut().insert(key, cut.clone());
             Ok(cut)
         };
-        // The two cuts are read side by side (a laptop has two cores or more).
-        let reads = match &cuts[..] {
-            [a, b] => std::thread::scope(|s| {
-                let second = s.spawn(|| read(b));
-                let first = read(a);
-                let second = second
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                vec![first, second]
-            }),
-            _ => cuts.iter().map(read).collect(),
-        };
-        // Of two cuts that both show a tile, the one the shift search scores higher: on the
-        // 2nd-edition art, the better fit lay truer in only half the pairs of cuts whose found
-        // tiles lay apart.
+        // Where the neighbours predict well (on the simulated tiles nearly everywhere), the
+        // snapped cut adds nothing but a second read. Of two cuts that both show a tile, the
+        // one the shift search scores higher: on the 2nd-edition art, the better fit lay
+        // truer in only half the pairs of cuts whose found tiles lay apart.
         let mut best: Option<(f64, Located)> = None;
-        for cut in reads {
-            let Some((found_at, cut)) = cut? else {
+        for quad in cuts {
+            let Some((found_at, cut)) = read(&quad)? else {
                 continue;
             };
             if found_at.fit < min_fit
@@ -946,11 +936,54 @@ impl CellReader<'_> {
             {
                 continue;
             }
+            let sure = found_at.fit >= SURE_FIT;
             best = Some((found_at.score, cut));
+            if sure {
+                break;
+            }
         }
-        Ok(best.map(|(_, l)| l))
+        Ok(best)
     }
 }
+
+/// Cuts each tile found again where all its final neighbours predict it, when that lies more
+/// than [`SETTLE_OFF`] of a side from where it was found, and keeps the new reading if it
+/// scores higher ([`Match::score`]; `scores` holds the first readings'). Tiles are settled in
+/// the order they were found, each from its neighbours as settled so far: a tile found early
+/// was predicted from one or two neighbours, and the tiles grown from it inherited its error.
+fn settle(
+    reader: &CellReader,
+    located: &mut BTreeMap<Pos, Quad>,
+    out: &mut [Located],
+    scores: &HashMap<Pos, f64>,
+) -> opencv::Result<()> {
+    for k in 1..out.len() {
+        let pos = out[k].pos;
+        let Some(&first) = scores.get(&pos) else {
+            continue;
+        };
+        let mut others = located.clone();
+        others.remove(&pos);
+        let Some(predicted) = predict_cell(&others, pos, reader.pose.as_ref())? else {
+            continue;
+        };
+        let (now, then) = (middle(&predicted), middle(&out[k].quad));
+        if (now[0] - then[0]).hypot(now[1] - then[1]) < SETTLE_OFF * side_px(&predicted) {
+            continue;
+        }
+        if let Some((score, found)) = reader.read_cell(pos, MIN_FIT, &others, out)? {
+            if score > first {
+                located.insert(pos, found.quad);
+                out[k] = found;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// How far (share of a side) a tile may lie from where its final neighbours predict it before
+/// [`settle`] cuts it again: tiles lie a few millimetres off their cells, some 0.05 of a side.
+const SETTLE_OFF: f64 = 0.05;
 
 /// The cell at `pos` cut at `quad` read: how well its best readings match, and the tile as
 /// found (at a quad shifted to where the print lies); `None` where the cut shows table.
