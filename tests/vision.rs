@@ -515,6 +515,58 @@ fn the_start_tile_is_found_on_a_checked_cloth_seen_at_an_angle() {
 }
 
 #[test]
+fn the_start_tile_is_found_beside_a_bigger_patch_unlike_the_table() {
+    use opencv::core::{Rect, Scalar};
+    use opencv::imgproc;
+    // A rendered setup frame (2nd-edition art, seed 7000, board 0): a patch of checked cloth
+    // below the start tile, three times its size, stood out from the table as the mask saw
+    // it, and the tile, close enough, was taken as part of it: the "start tile" found spanned
+    // both, and no tile of the board was read. Here the patch is painted, a dark cloth.
+    let cam = Camera::overhead([1280, 720], 50.0, [22.75, 22.75], 600.0);
+    let scene = Scene {
+        tiles: vec![lone_tile("D", Rotation::R0, 7)],
+        meeples: vec![],
+        arm: None,
+        held: None,
+        lighting: Lighting {
+            direction: [0.2, 0.3, 1.0],
+            gain: [1.0; 3],
+            gradient: [0.0, 0.0],
+            vignette: 0.0,
+        },
+        camera: cam,
+    };
+    let sensor = Sensor {
+        noise: 1.0,
+        jpeg_quality: None,
+        blur: None,
+    };
+    let mut frame = Renderer::new(Style::preset(0), Surface::Light, 7)
+        .render(&scene, &sensor, 0)
+        .unwrap();
+    let truth = frame.truth.tiles[0].corners_px;
+    let side = (truth[1][0] - truth[0][0]).hypot(truth[1][1] - truth[0][1]);
+    let below = truth[2][1].max(truth[3][1]) + 0.3 * side;
+    let left = truth[0][0].min(truth[3][0]) - 0.4 * side;
+    imgproc::rectangle(
+        &mut frame.image,
+        Rect::new(
+            left as i32,
+            below as i32,
+            (1.8 * side) as i32,
+            (1.6 * side) as i32,
+        ),
+        Scalar::new(90.0, 70.0, 60.0, 0.0),
+        imgproc::FILLED,
+        imgproc::LINE_8,
+        0,
+    )
+    .unwrap();
+    let err = start_tile_error(&frame.image, &truth, "beside a bigger patch");
+    assert!(err < 0.1, "{err:.3} tile");
+}
+
+#[test]
 fn the_start_tile_is_found_whole_when_its_road_cuts_it_in_two_and_not_with_specks_of_cloth() {
     use meeplecam::camera::FrameSource;
     use meeplecam::sim::game::film_game;

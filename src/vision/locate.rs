@@ -286,14 +286,38 @@ fn lone_tile(frame: &Mat, model: &ColourModel) -> opencv::Result<Option<(Quad, V
         Point::new(0, 0),
     )?;
     let min_area = f64::from(w) * f64::from(h) * 0.0005;
-    let Some((chosen, bounds)) = tile_blobs(&contours, min_area)? else {
-        return Ok(None);
-    };
+    // Of the outlines grown from each of the biggest blobs, the one that looks most like the
+    // start tile: the biggest blob may be a patch of cloth whose light the median missed.
+    let mut best: Option<(f64, Quad, Vec<usize>)> = None;
+    for (chosen, bounds) in tile_blobs(&contours, min_area)? {
+        let Some(found) = outline(frame, model, &table, &solid, &chosen, bounds)? else {
+            continue;
+        };
+        if best.as_ref().is_none_or(|b| found.0 > b.0) {
+            best = Some(found);
+        }
+    }
+    Ok(best.map(|(_, quad, unseen)| (quad, unseen)))
+}
+
+/// The outline of the blobs `chosen` (within `bounds`) of the tile mask `solid`, as corners
+/// turned as the start tile's print fits them best, with how well it fits
+/// ([`looks_like_start`]) and the sides (by their first corner) that showed no border against
+/// the `table`. `None` where the blobs do not outline a quadrilateral.
+fn outline(
+    frame: &Mat,
+    model: &ColourModel,
+    table: &[[f32; 3]; 2],
+    solid: &Mat,
+    chosen: &Vector<Vector<Point>>,
+    bounds: opencv::core::Rect,
+) -> opencv::Result<Option<(f64, Quad, Vec<usize>)>> {
+    let (w, h) = (frame.cols(), frame.rows());
     let mut region =
         Mat::new_rows_cols_with_default(h, w, CV_8UC1, opencv::core::Scalar::all(0.0))?;
     imgproc::fill_poly(
         &mut region,
-        &chosen,
+        chosen,
         opencv::core::Scalar::all(255.0),
         imgproc::LINE_8,
         0,
@@ -346,7 +370,7 @@ fn lone_tile(frame: &Mat, model: &ColourModel) -> opencv::Result<Option<(Quad, V
     // The mask's corners are cut short where the tile's print is like the table: its sides
     // are fitted to the borders the picture shows.
     let corners = [corners[0], corners[1], corners[2], corners[3]];
-    let on_table = |c: [f64; 3]| table_like(c.map(|v| v.round().clamp(0.0, 255.0) as u8), &table);
+    let on_table = |c: [f64; 3]| table_like(c.map(|v| v.round().clamp(0.0, 255.0) as u8), table);
     let (corners, fitted) = fit_outline(frame, &corners, &on_table);
     // The turn whose picture looks most like the start tile as printed decides north.
     let turned = |r: usize| -> Quad { [0, 1, 2, 3].map(|i| corners[(i + r) % 4]) };
@@ -362,7 +386,7 @@ fn lone_tile(frame: &Mat, model: &ColourModel) -> opencv::Result<Option<(Quad, V
         .filter(|&k| !fitted[k])
         .map(|k| (k + 4 - r) % 4)
         .collect();
-    Ok(Some((turned(r), unseen)))
+    Ok(Some((pick.0, turned(r), unseen)))
 }
 
 /// The farthest a pixel of the table lies from the table's colours (or, for the start tile's
@@ -377,14 +401,18 @@ const OUTLINE_TOLERANCES: [f64; 3] = [0.03, 0.045, 0.06];
 /// the start tile's road is about a third of it).
 const PART_OF_TILE: f64 = 0.1;
 
-/// The blobs of the start tile and their bounds: the biggest, with every blob of at least
-/// [`PART_OF_TILE`] of its area lying within a third of its size (a road or wall of the table's
-/// own colour may cut the tile into parts wider apart than the mask was grown). `None` when
-/// nothing is big.
+/// How many of the biggest blobs [`tile_blobs`] grows a tile from.
+const SEEDS: usize = 3;
+
+/// The sets of blobs the start tile may be, with their bounds: each of the [`SEEDS`] biggest
+/// blobs bigger than `min_area`, alone and then with one more blob at a time, nearest first,
+/// of those of at least [`PART_OF_TILE`] of its area lying within a third of the set's size (a
+/// road or wall of the table's own colour may cut the tile into parts wider apart than the
+/// mask was grown; a patch of cloth beside it may be bigger).
 fn tile_blobs(
     contours: &Vector<Vector<Point>>,
     min_area: f64,
-) -> opencv::Result<Option<(Vector<Vector<Point>>, opencv::core::Rect)>> {
+) -> opencv::Result<Vec<(Vector<Vector<Point>>, opencv::core::Rect)>> {
     let mut blobs = Vec::new();
     for c in contours.iter() {
         let area = imgproc::contour_area(&c, false)?;
@@ -393,32 +421,36 @@ fn tile_blobs(
         }
     }
     blobs.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let Some((area, mut union, first)) = blobs.first().cloned() else {
-        return Ok(None);
-    };
-    if area <= min_area {
-        return Ok(None);
+    let seeds = blobs.iter().take(SEEDS).take_while(|b| b.0 > min_area);
+    let mut out = Vec::new();
+    for (seed, (area, bounds, first)) in seeds.enumerate() {
+        let mut union = *bounds;
+        let mut chosen = Vector::<Vector<Point>>::new();
+        chosen.push(first.clone());
+        out.push((chosen.clone(), union));
+        let mut taken = vec![false; blobs.len()];
+        taken[seed] = true;
+        loop {
+            let reach = union.width.max(union.height) / 3;
+            // Specks of the table's pattern, grown with the mask, are no part of it.
+            let near = (0..blobs.len())
+                .filter(|&i| !taken[i] && blobs[i].0 >= area * PART_OF_TILE)
+                .map(|i| {
+                    let r = blobs[i].1;
+                    let gap_x = (r.x - (union.x + union.width)).max(union.x - (r.x + r.width));
+                    let gap_y = (r.y - (union.y + union.height)).max(union.y - (r.y + r.height));
+                    (gap_x.max(gap_y), i)
+                })
+                .filter(|&(gap, _)| gap <= reach)
+                .min();
+            let Some((_, i)) = near else { break };
+            taken[i] = true;
+            union |= blobs[i].1;
+            chosen.push(blobs[i].2.clone());
+            out.push((chosen.clone(), union));
+        }
     }
-    // Specks of the table's pattern, grown with the mask, are no part of it.
-    blobs.retain(|b| b.0 >= area * PART_OF_TILE);
-    let mut chosen = Vector::<Vector<Point>>::new();
-    chosen.push(first);
-    let mut taken = vec![false; blobs.len()];
-    taken[0] = true;
-    loop {
-        let reach = union.width.max(union.height) / 3;
-        let near = (1..blobs.len()).find(|&i| {
-            let r = blobs[i].1;
-            let gap_x = (r.x - (union.x + union.width)).max(union.x - (r.x + r.width));
-            let gap_y = (r.y - (union.y + union.height)).max(union.y - (r.y + r.height));
-            !taken[i] && gap_x.max(gap_y) <= reach
-        });
-        let Some(i) = near else { break };
-        taken[i] = true;
-        union |= blobs[i].1;
-        chosen.push(blobs[i].2.clone());
-    }
-    Ok(Some((chosen, union)))
+    Ok(out)
 }
 
 /// How far (patch pixels, a patch side being [`PATCH_PX`]) [`relocate_start`] looks around the
