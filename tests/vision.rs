@@ -25,6 +25,18 @@ fn lone_tile(name: &str, rot: Rotation, print: u64) -> TileOnTable {
     }
 }
 
+/// `tile` alone on the table, in `lighting`, seen by `camera`.
+fn alone(tile: TileOnTable, camera: Camera, lighting: Lighting) -> Scene {
+    Scene {
+        tiles: vec![tile],
+        meeples: vec![],
+        arm: None,
+        held: None,
+        lighting,
+        camera,
+    }
+}
+
 /// `tile` rendered alone on the table and cut from its cell as a north-up patch.
 fn lone_patch(
     renderer: &mut Renderer,
@@ -33,14 +45,7 @@ fn lone_patch(
     lighting: Lighting,
     sensor: &Sensor,
 ) -> opencv::core::Mat {
-    let scene = Scene {
-        tiles: vec![tile],
-        meeples: vec![],
-        arm: None,
-        held: None,
-        lighting,
-        camera: cam.clone(),
-    };
+    let scene = alone(tile, cam.clone(), lighting);
     let frame = renderer.render(&scene, sensor, 0).unwrap();
     cell_patch(&frame.image, cam, Pos::new(0, 0))
         .unwrap()
@@ -152,19 +157,13 @@ fn probabilities_sum_to_one_and_rank_the_truth_first() {
     let cat = catalogue();
     let cam = Camera::overhead([200, 200], 40.0, [22.75, 22.75], 130.0);
     let t = lone_tile("K", Rotation::R90, 3);
-    let scene = Scene {
-        tiles: vec![t],
-        meeples: vec![],
-        arm: None,
-        held: None,
-        lighting: Lighting {
-            direction: [0.0, 0.0, 1.0],
-            gain: [1.0; 3],
-            gradient: [0.0; 2],
-            vignette: 0.0,
-        },
-        camera: cam.clone(),
+    let light = Lighting {
+        direction: [0.0, 0.0, 1.0],
+        gain: [1.0; 3],
+        gradient: [0.0; 2],
+        vignette: 0.0,
     };
+    let scene = alone(t, cam.clone(), light);
     let frame = Renderer::new(Style::preset(0), Surface::Dark, 1)
         .render(
             &scene,
@@ -488,19 +487,13 @@ fn setup_frame(film: u64) -> (opencv::core::Mat, [[f64; 2]; 4]) {
 fn the_start_tile_is_found_on_a_checked_cloth_seen_at_an_angle() {
     let cam = Camera::oblique([1280, 720], 66.0, [22.75, 22.75], 700.0, 40.0);
     let start = lone_tile("D", Rotation::R0, 5);
-    let scene = Scene {
-        tiles: vec![start],
-        meeples: vec![],
-        arm: None,
-        held: None,
-        lighting: Lighting {
-            direction: [0.2, 0.3, 1.0],
-            gain: [1.0; 3],
-            gradient: [0.05, -0.03],
-            vignette: 0.15,
-        },
-        camera: cam.clone(),
+    let light = Lighting {
+        direction: [0.2, 0.3, 1.0],
+        gain: [1.0; 3],
+        gradient: [0.05, -0.03],
+        vignette: 0.15,
     };
+    let scene = alone(start, cam.clone(), light);
     let sensor = Sensor {
         noise: 2.0,
         jpeg_quality: Some(85),
@@ -523,19 +516,13 @@ fn the_start_tile_is_found_beside_a_bigger_patch_unlike_the_table() {
     // it, and the tile, close enough, was taken as part of it: the "start tile" found spanned
     // both, and no tile of the board was read. Here the patch is painted, a dark cloth.
     let cam = Camera::overhead([1280, 720], 50.0, [22.75, 22.75], 600.0);
-    let scene = Scene {
-        tiles: vec![lone_tile("D", Rotation::R0, 7)],
-        meeples: vec![],
-        arm: None,
-        held: None,
-        lighting: Lighting {
-            direction: [0.2, 0.3, 1.0],
-            gain: [1.0; 3],
-            gradient: [0.0, 0.0],
-            vignette: 0.0,
-        },
-        camera: cam,
+    let light = Lighting {
+        direction: [0.2, 0.3, 1.0],
+        gain: [1.0; 3],
+        gradient: [0.0, 0.0],
+        vignette: 0.0,
     };
+    let scene = alone(lone_tile("D", Rotation::R0, 7), cam, light);
     let sensor = Sensor {
         noise: 1.0,
         jpeg_quality: None,
