@@ -287,7 +287,7 @@ fn lone_tile(frame: &Mat, model: &ColourModel) -> opencv::Result<Option<(Quad, V
     )?;
     let min_area = f64::from(w) * f64::from(h) * 0.0005;
     // Of the outlines grown from each of the biggest blobs, the one that looks most like the
-    // start tile: the biggest blob may be a patch of cloth whose light the median missed.
+    // start tile: the biggest blob may be a patch of cloth that stood out from the table.
     let mut best: Option<(f64, Quad, Vec<usize>)> = None;
     for (chosen, bounds) in tile_blobs(&contours, min_area)? {
         let Some(found) = outline(frame, model, &table, &solid, &chosen, bounds)? else {
@@ -910,9 +910,9 @@ type CutKey = (Pos, [[u64; 2]; 4]);
 impl CellReader<'_> {
     /// The tile at `pos` and its [`Match::score`], from where the tiles `located` so far predict
     /// it, or from that cut snapped onto the picture's edges if it scores higher (read only
-    /// where the first cut shows no tile fitting at least [`SURE_FIT`]). `None` where neither
-    /// shows a tile fitting at least `min_fit` whose edges can match its neighbours in `found`
-    /// and that overlaps none of them.
+    /// where the first cut gives no tile to keep that fits at least [`SURE_FIT`]). `None`
+    /// where neither shows a tile fitting at least `min_fit` whose edges can match its
+    /// neighbours in `found` and that overlaps none of them.
     fn read_cell(
         &self,
         pos: Pos,
