@@ -1556,6 +1556,97 @@ fn a_board_seen_at_an_angle_is_read_in_its_perspective_without_running_off_the_t
     );
 }
 
+#[test]
+fn tiles_cut_at_their_true_corners_are_read_there_and_a_cell_of_table_is_left_out() {
+    use meeplecam::vision::dataset::render_board;
+    use meeplecam::vision::locate::{middle, read_at, table_colours_near};
+    use meeplecam::vision::rectify::{cell_quad, quad_patch, side_px};
+    use opencv::prelude::*;
+
+    let sample = render_board(9100, 6, None).unwrap();
+    let truth = &sample.truth;
+    let mut model = ColourModel::default();
+    let start = truth.tiles[0].corners_px;
+    let (start_patch, _) = quad_patch(&sample.setup, &start, 0).unwrap();
+    model.calibrate(&start_patch, "D", Rotation::R0).unwrap();
+    let table = table_colours_near(&sample.setup, &start).unwrap();
+    let recognizer = TileRecognizer::for_set(catalogue().set("base").unwrap());
+    let mut cells: Vec<(Pos, [[f64; 2]; 4])> = truth
+        .tiles
+        .iter()
+        .skip(1)
+        .map(|t| (Pos::new(t.cell[0], t.cell[1]), t.corners_px))
+        .collect();
+    // A cell beside the board that holds no tile, and one far outside the picture.
+    let laid = |p: &Pos| truth.tiles.iter().any(|t| t.cell == [p.x, p.y]);
+    let empty = (-12..12)
+        .flat_map(|x| (-12..12).map(move |y| Pos::new(x, y)))
+        .find(|p| {
+            !laid(p)
+                && [(1, 0), (-1, 0), (0, 1), (0, -1)]
+                    .iter()
+                    .any(|(dx, dy)| laid(&Pos::new(p.x + dx, p.y + dy)))
+                && cell_quad(&truth.camera, *p).is_some_and(|q| {
+                    q.iter().all(|c| {
+                        (0.0..f64::from(sample.image.cols())).contains(&c[0])
+                            && (0.0..f64::from(sample.image.rows())).contains(&c[1])
+                    })
+                })
+        })
+        .unwrap();
+    cells.push((empty, cell_quad(&truth.camera, empty).unwrap()));
+    cells.push((
+        Pos::new(99, 99),
+        [
+            [-900.0, -900.0],
+            [-800.0, -900.0],
+            [-800.0, -800.0],
+            [-900.0, -800.0],
+        ],
+    ));
+    let read = read_at(
+        &sample.image,
+        &start,
+        &cells,
+        &model,
+        table,
+        Some(&sample.enrolment()),
+        &recognizer,
+    )
+    .unwrap();
+    assert_eq!(read[0].pos, Pos::new(0, 0));
+    assert!(
+        read.iter().all(|l| laid(&l.pos)),
+        "a cell of table or outside was read"
+    );
+    let cat = catalogue();
+    let mut right = 0;
+    for l in &read[1..] {
+        let t = truth
+            .tiles
+            .iter()
+            .find(|t| t.cell == [l.pos.x, l.pos.y])
+            .unwrap();
+        let (id, rot) = (
+            cat.tile_id(&t.tile).unwrap(),
+            Rotation::from_degrees(t.rot).unwrap(),
+        );
+        let top = l.candidates[0];
+        right += usize::from(top.tile == id && same_for_the_rules(id, top.rot, rot));
+        // Read where it was cut: the shift search moves a tile by a few hundredths of a side.
+        let (a, b) = (middle(&l.quad), middle(&t.corners_px));
+        let off = (a[0] - b[0]).hypot(a[1] - b[1]) / side_px(&t.corners_px);
+        assert!(off < 0.1, "{:?} moved {off:.3} of a side", l.pos);
+    }
+    let tiles = truth.tiles.len() - 1;
+    assert!(
+        read.len() - 1 + 2 >= tiles,
+        "{} of {tiles} read",
+        read.len() - 1
+    );
+    assert!(right * 100 >= tiles * 95, "{right} of {tiles} read right");
+}
+
 /// A 3×3 block of base tiles seen from above at 720p, and the renderer's sensor, for the
 /// occlusion mask's tests.
 fn occlusion_table() -> (Vec<TileOnTable>, Camera, Sensor) {

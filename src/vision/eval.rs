@@ -8,8 +8,8 @@ use super::board::{consistent_board, consistent_reading};
 use super::breakdown::Breakdown;
 use super::calibration::{Calibration, SetupFrame};
 use super::dataset::Sample;
-use super::figures::{Blob, FIGURE_SHARE, WIDER_PX};
-use super::locate::{middle, read_board};
+use super::figures::{Blob, Enrolment, FIGURE_SHARE, WIDER_PX};
+use super::locate::{middle, read_at, read_board};
 use super::meeples::{cells_below, pose, read_followers};
 use super::prints::{LearnedPrints, Print};
 use super::rectify::{
@@ -230,6 +230,7 @@ pub fn evaluate(
     tiles.confusions.sort_by_key(|c| std::cmp::Reverse(c.1));
     boards.corner_error.sort_by(f64::total_cmp);
     boards.centre_error.sort_by(f64::total_cmp);
+    boards.at_truth_drift.sort_by(f64::total_cmp);
     boards.board_ms.sort_by(f64::total_cmp);
     Ok((tiles, boards))
 }
@@ -552,6 +553,13 @@ pub struct BoardReport {
     pub right_by_error: [(usize, usize); 3],
     /// Boards read exactly right (every tile found, none extra, all right).
     pub boards_right: usize,
+    /// Tiles read where the board read reads a cut, but cut at their true corners
+    /// ([`read_at`]), and of those the ones right after the rules priors: the reading alone,
+    /// without the placing.
+    pub at_truth: (usize, usize),
+    /// How far the read's shift search moved those tiles' middles from the true ones, in tile
+    /// sides, sorted.
+    pub at_truth_drift: Vec<f64>,
     /// Milliseconds per board read, sorted.
     pub board_ms: Vec<f64>,
 }
@@ -572,7 +580,10 @@ impl BoardReport {
              | type + rotation right (found tiles, rules priors) | {:.2} % |\n\
              | tile corner error, median / 95th percentile | {:.3} / {:.3} tile |\n\
              | tile centre error, median / 95th percentile | {:.3} / {:.3} tile |\n\
-             | whole board right | {:.1} % |\n| median time per board | {:.0} ms |\n\n\
+             | whole board right | {:.1} % |\n| median time per board | {:.0} ms |\n\
+             | type + rotation right, tiles cut at their true corners (rules priors) | {:.2} % |\n\
+             | tile centre moved by the read from the true corners, median / 95th percentile \
+             | {:.3} / {:.3} tile |\n\n\
              | found with a corner error of | tiles | right |\n|---|---|---|\n{}",
             self.images,
             pct(self.start_found, self.images),
@@ -586,6 +597,9 @@ impl BoardReport {
             p95(&self.centre_error),
             pct(self.boards_right, self.images),
             median(&self.board_ms),
+            pct(self.at_truth.1, self.at_truth.0),
+            median(&self.at_truth_drift),
+            p95(&self.at_truth_drift),
             self.error_band_rows(),
         )
     }
@@ -702,6 +716,65 @@ fn read_whole_board(
     report.phantom += phantoms;
     if exact && phantoms == 0 {
         report.boards_right += 1;
+    }
+    read_at_truth(
+        sample,
+        &setup.colours,
+        setup.table,
+        &enrolment,
+        recognizer,
+        report,
+    )
+}
+
+/// Reads every tile of `sample` cut at its true corners the way a board read reads a cut
+/// ([`read_at`]) and counts those read right after the rules priors, and how far the read moved
+/// them.
+fn read_at_truth(
+    sample: &Sample,
+    colours: &ColourModel,
+    table: [[f32; 3]; 2],
+    enrolment: &Enrolment,
+    recognizer: &TileRecognizer,
+    report: &mut BoardReport,
+) -> anyhow::Result<()> {
+    let cat = catalogue();
+    let truth = &sample.truth;
+    let cells: Vec<(Pos, Quad)> = truth
+        .tiles
+        .iter()
+        .skip(1)
+        .map(|t| (Pos::new(t.cell[0], t.cell[1]), t.corners_px))
+        .collect();
+    let read = read_at(
+        &sample.image,
+        &truth.tiles[0].corners_px,
+        &cells,
+        colours,
+        table,
+        Some(enrolment),
+        recognizer,
+    )?;
+    let chosen = consistent_board(&read, cat.set("base").expect("the base set"));
+    for l in read.iter().skip(1) {
+        let Some(t) = truth.tiles.iter().find(|t| t.cell == [l.pos.x, l.pos.y]) else {
+            continue;
+        };
+        let (id, rot) = (
+            cat.tile_id(&t.tile).expect("truth names catalogue tiles"),
+            Rotation::from_degrees(t.rot).unwrap_or_default(),
+        );
+        report.at_truth.0 += 1;
+        report.at_truth.1 += usize::from(
+            chosen
+                .iter()
+                .find(|(p, _)| *p == l.pos)
+                .is_some_and(|(_, c)| c.tile == id && same_for_the_rules(id, c.rot, rot)),
+        );
+        let (found_at, true_at) = (middle(&l.quad), middle(&t.corners_px));
+        report.at_truth_drift.push(
+            (found_at[0] - true_at[0]).hypot(found_at[1] - true_at[1]) / side_px(&t.corners_px),
+        );
     }
     Ok(())
 }

@@ -17,7 +17,7 @@ use super::standing::Figures;
 use super::terrain::{expected_grid, same_for_the_rules, terrain_grid, ClassMap, ColourModel};
 use super::tile::{Candidate, Match, TileRecognizer};
 use super::viewpoint::{Pose, Viewpoint, NOMINAL_HFOV_DEG};
-use crate::rules::{catalogue, Dir, Pos, Rotation};
+use crate::rules::{catalogue, Dir, Pos, Rotation, TileId};
 use crate::sim::camera::apply_homography;
 
 /// The least mean log-overlap per seen grid cell for a patch to count as a tile at all.
@@ -877,14 +877,76 @@ pub fn read_board(
         }
     }
     settle(&reader, &mut located, &mut out, &scores)?;
-    // Doubtful readings weighed by the prints of the tiles read surely.
+    weigh_by_prints(&mut out, d);
+    Ok(out)
+}
+
+/// Weighs the doubtful readings of a board read (the start tile, of type `d`, first) by the
+/// prints of the tiles read surely.
+fn weigh_by_prints(out: &mut [Located], d: TileId) {
+    let Some((start, rest)) = out.split_first_mut() else {
+        return;
+    };
     let prints = LearnedPrints::learn(
-        out.iter().skip(1).map(|l| (&l.print, &l.candidates[..])),
-        [(&out[0].print, d, Rotation::R0)],
+        rest.iter().map(|l| (&l.print, &l.candidates[..])),
+        [(&start.print, d, Rotation::R0)],
     );
-    for l in out.iter_mut().skip(1) {
+    for l in rest {
         prints.reweigh(&l.print, &mut l.candidates);
     }
+}
+
+/// Reads the tiles at `cells` as [`read_board`] reads each cut, but cut exactly where given
+/// (the true corners, in evaluation) and not searched for: how well the tiles read where the
+/// board read's placing is not in question. The start tile lies at `start`; cells outside the
+/// picture, and those showing table, are left out.
+pub fn read_at(
+    frame: &Mat,
+    start: &Quad,
+    cells: &[(Pos, Quad)],
+    model: &ColourModel,
+    table: [[f32; 3]; 2],
+    figures: Option<&Enrolment>,
+    recognizer: &TileRecognizer,
+) -> opencv::Result<Vec<Located>> {
+    let d = catalogue().tile_id("D").expect("the start tile type");
+    let viewpoint = Viewpoint::from_quad(
+        Pos::new(0, 0),
+        start,
+        [frame.cols(), frame.rows()],
+        NOMINAL_HFOV_DEG,
+    )?;
+    let read = |pos: Pos, quad: &Quad| {
+        let rise = viewpoint
+            .as_ref()
+            .map_or([0.0, 0.0], |v| v.rise_at_cell(pos));
+        read_cut(
+            frame,
+            pos,
+            quad,
+            model,
+            &table,
+            figures.map(|e| (e, rise)),
+            recognizer,
+        )
+    };
+    let Some((_, start_cut)) = read(Pos::new(0, 0), start)? else {
+        return Ok(Vec::new());
+    };
+    let mut out = vec![Located {
+        candidates: vec![Candidate {
+            tile: d,
+            rot: Rotation::R0,
+            probability: 1.0,
+        }],
+        ..start_cut
+    }];
+    for (pos, quad) in cells {
+        if in_view(quad, frame) {
+            out.extend(read(*pos, quad)?.map(|(_, l)| l));
+        }
+    }
+    weigh_by_prints(&mut out, d);
     Ok(out)
 }
 
