@@ -773,7 +773,7 @@ pub fn in_view(quad: &Quad, frame: &Mat) -> bool {
 /// no tile is tried again (up to [`TRIES`] times in all) once more tiles around it predict it
 /// better. The board first grows through cells read with a sure fit, then through the rest
 /// (down to [`MIN_FIT`]); then every tile is cut again where all its neighbours put it
-/// ([`settle`]). Nothing is read (an empty list) where the start tile's cell does not read as
+/// ([`settle`]), and where a grid fitted to the whole board puts it ([`regrid`]). Nothing is read (an empty list) where the start tile's cell does not read as
 /// the start tile among its [`START_AMONG`] likeliest readings with at least that fit.
 pub fn read_board(
     frame: &Mat,
