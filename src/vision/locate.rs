@@ -11,7 +11,7 @@ use opencv::prelude::*;
 use super::figures::{Enrolment, FIGURE_SHARE};
 use super::outline::{fit_outline, outline_reach, push_side};
 use super::prints::{LearnedPrints, Print};
-use super::rectify::{quad_patch, shifted_quad, side_px, Quad, MARGIN_PX, PATCH_PX};
+use super::rectify::{homography_of, quad_patch, shifted_quad, side_px, Quad, MARGIN_PX, PATCH_PX};
 use super::snap::snap_to_edges;
 use super::standing::Figures;
 use super::terrain::{expected_grid, same_for_the_rules, terrain_grid, ClassMap, ColourModel};
@@ -99,13 +99,7 @@ pub fn quad_homography(quad: &Quad) -> opencv::Result<[[f64; 3]; 3]> {
         .map(|p| Point2f::new(p[0] as f32, p[1] as f32))
         .collect();
     let m = imgproc::get_perspective_transform(&src, &dst, opencv::core::DECOMP_LU)?;
-    let mut h = [[0.0; 3]; 3];
-    for (r, row) in h.iter_mut().enumerate() {
-        for (c, v) in row.iter_mut().enumerate() {
-            *v = *m.at_2d::<f64>(r as i32, c as i32)?;
-        }
-    }
-    Ok(h)
+    homography_of(&m)
 }
 
 /// Two cluster centres of some colours, grown from the darkest and the lightest.
@@ -620,12 +614,7 @@ pub fn predict_fitted(found: &BTreeMap<Pos, Quad>, pos: Pos) -> opencv::Result<O
     if m.empty() {
         return Ok(predict(found, pos));
     }
-    let mut h = [[0.0; 3]; 3];
-    for (r, row) in h.iter_mut().enumerate() {
-        for (c, v) in row.iter_mut().enumerate() {
-            *v = *m.at_2d::<f64>(r as i32, c as i32)?;
-        }
-    }
+    let h = homography_of(&m)?;
     let fitted = corners.map(|(x, y)| apply_homography(&h, [f64::from(x), f64::from(y)]));
     // Fitted to a few tiles each a little off its cell, the perspective may run away, the
     // cells it predicts ever smaller (or larger) down a column: then the tiles' mean shape
@@ -1154,13 +1143,7 @@ fn board_grid(found: &BTreeMap<Pos, Quad>) -> opencv::Result<Option<[[f64; 3]; 3
     if m.empty() {
         return Ok(None);
     }
-    let mut h = [[0.0; 3]; 3];
-    for (r, row) in h.iter_mut().enumerate() {
-        for (c, v) in row.iter_mut().enumerate() {
-            *v = *m.at_2d::<f64>(r as i32, c as i32)?;
-        }
-    }
-    Ok(Some(h))
+    Ok(Some(homography_of(&m)?))
 }
 
 /// Fewest tiles (the start tile included) [`board_grid`] fits a grid to.

@@ -90,13 +90,18 @@ pub fn quad_patch(frame: &Mat, quad: &Quad, margin: i32) -> opencv::Result<(Mat,
         opencv::core::BORDER_CONSTANT,
         Scalar::all(0.0),
     )?;
+    Ok((patch, homography_of(&m)?))
+}
+
+/// The 3×3 homography OpenCV gives (a 64-bit float matrix) as rows.
+pub fn homography_of(m: &Mat) -> opencv::Result<[[f64; 3]; 3]> {
     let mut h = [[0.0; 3]; 3];
     for (r, row) in h.iter_mut().enumerate() {
         for (c, v) in row.iter_mut().enumerate() {
             *v = *m.at_2d::<f64>(r as i32, c as i32)?;
         }
     }
-    Ok((patch, h))
+    Ok(h)
 }
 
 /// Share of the cell with corners `quad` that lies inside a `size` (width, height) picture,
