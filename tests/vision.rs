@@ -1833,7 +1833,7 @@ fn empty_cells_of_a_grained_table_printed_like_the_city_look_empty() {
         let quad = predict(&found, pos).unwrap();
         let (cell, _) = quad_patch(&frame, &quad, MARGIN_PX).unwrap();
         assert!(
-            looks_empty(&cell, &colours, &table, None).unwrap(),
+            looks_empty(&cell, &colours, &table, None, None).unwrap(),
             "{pos:?} looks like a tile"
         );
     }

@@ -312,7 +312,15 @@ impl Tracker {
             let unseen = cut.unseen()?;
             // Changed but like the table, with the table's texture: a shadow. The empty look is
             // kept (or taken, the first time).
-            if !retextured && looks_empty(&cut.patch, &model, &table, Some(&unseen))? {
+            if !retextured
+                && looks_empty(
+                    &cut.patch,
+                    &model,
+                    &table,
+                    Some(&cut.figures),
+                    cut.out_of_view.as_ref(),
+                )?
+            {
                 self.frontier_looks.entry(pos).or_insert(look);
                 self.first_changed.remove(&pos);
                 continue;
@@ -545,7 +553,7 @@ impl Tracker {
             };
             let (patch, _) = quad_patch(frame, &q, MARGIN_PX)?;
             let (mask, _) = self.enrolment.find(&patch, &model, FIGURE_SHARE)?;
-            if known_empty || looks_empty(&patch, &model, &table, Some(&mask))? {
+            if known_empty || looks_empty(&patch, &model, &table, Some(&mask), None)? {
                 self.frontier_looks.insert(next, cell_middle(&patch)?);
             }
         }

@@ -1178,10 +1178,10 @@ fn read_cut(
     };
     let out_of_view =
         super::rectify::out_of_view(&to_patch, MARGIN_PX, [frame.cols(), frame.rows()])?;
-    let unseen = super::rectify::unseen(mask.as_ref(), out_of_view.as_ref())?;
-    if looks_empty(&patch, model, table, unseen.as_ref())? {
+    if looks_empty(&patch, model, table, mask.as_ref(), out_of_view.as_ref())? {
         return Ok(None);
     }
+    let unseen = super::rectify::unseen(mask.as_ref(), out_of_view.as_ref())?;
     let (candidates, shift, found_at) = recognizer.recognize_in_view(
         &patch,
         MARGIN_PX as usize,
@@ -1264,31 +1264,38 @@ fn fits_neighbours(candidates: &[Candidate], pos: Pos, found: &[Located]) -> boo
 
 /// Whether the middle of a cell patch (cut with `MARGIN_PX`) shows mostly table (pixels nearer
 /// the table's colours, or a mix of them as grain shades from one to the other, than any
-/// terrain), not counting figures.
+/// terrain). Pixels `out_of_view` are left out, and so are those under `figures`, unless these
+/// cover most of the middle: no figure covers most of a cell, but a dark table passes for a
+/// black figure's paint.
 pub fn looks_empty(
     patch: &Mat,
     model: &ColourModel,
     table: &[[f32; 3]; 2],
     figures: Option<&Mat>,
+    out_of_view: Option<&Mat>,
 ) -> opencv::Result<bool> {
     let patch = patch.try_clone()?;
     let w = patch.cols() as usize;
     let bytes = patch.data_bytes()?;
-    let fig = match figures {
-        Some(m) => Some(m.try_clone()?),
-        None => None,
+    let flags = |m: Option<&Mat>| -> opencv::Result<Option<Vec<u8>>> {
+        m.map(|m| Ok(m.try_clone()?.data_bytes()?.to_vec()))
+            .transpose()
     };
-    let fig = match &fig {
-        Some(m) => Some(m.data_bytes()?.to_vec()),
-        None => None,
-    };
+    let (figures, out_of_view) = (flags(figures)?, flags(out_of_view)?);
+    let set = |m: &Option<Vec<u8>>, k: usize| m.as_ref().is_some_and(|m| m[k] != 0);
     let m = MARGIN_PX as usize;
     let middle = (m + 4)..(w.saturating_sub(m + 4));
-    let seen: Vec<usize> = middle
+    let in_view: Vec<usize> = middle
         .clone()
         .flat_map(|y| middle.clone().map(move |x| y * w + x))
-        .filter(|&k| fig.as_ref().is_none_or(|f| f[k] == 0))
+        .filter(|&k| !set(&out_of_view, k))
         .collect();
+    let under_figures = in_view.iter().filter(|&&k| set(&figures, k)).count();
+    let seen: Vec<usize> = if 2 * under_figures > in_view.len() {
+        in_view
+    } else {
+        in_view.into_iter().filter(|&k| !set(&figures, k)).collect()
+    };
     // Table in more than 7 of every 10 pixels seen; counted until the answer is settled.
     let all = seen.len();
     let (mut table_px, mut other_px) = (0usize, 0usize);
@@ -1333,6 +1340,48 @@ mod tests {
         // A cell a few pixels off (as tiles lie off their cells) stays where the grid put it.
         let near = [[-104.0, 3.0], [-4.0, 3.0], [-4.0, 103.0], [-104.0, 103.0]];
         assert_eq!(near_neighbours(&found, Pos::new(-1, 0), near), near);
+    }
+
+    #[test]
+    fn an_empty_cell_of_a_dark_table_looks_empty_though_it_passes_for_black_paint() {
+        use crate::rules::Colour;
+        use crate::sim::figures::colour_bgr;
+        use crate::vision::figures::{Enrolment, FIGURE_SHARE};
+        use crate::vision::rectify::PATCH_PX;
+        use opencv::core::{Rect, Scalar, CV_8UC3};
+        let model = ColourModel::default();
+        let dark = [30.0, 31.0, 33.0];
+        let table = [dark, [36.0, 37.0, 40.0]];
+        let field = model.means()[0];
+        let black = Enrolment::new(vec![colour_bgr(Colour::Black).map(|v| v as f32)], 55.0);
+        let px = PATCH_PX + 2 * MARGIN_PX;
+        let paint = |patch: &mut Mat, r: Rect, c: [f32; 3]| {
+            let colour = Scalar::new(c[0].into(), c[1].into(), c[2].into(), 0.0);
+            Mat::roi_mut(patch, r)
+                .unwrap()
+                .set_to(&colour, &opencv::core::no_array())
+                .unwrap();
+        };
+        let bare = |c: [f32; 3]| {
+            let colour = Scalar::new(c[0].into(), c[1].into(), c[2].into(), 0.0);
+            Mat::new_rows_cols_with_default(px, px, CV_8UC3, colour).unwrap()
+        };
+        // The table with a neighbour's print reaching a sixth of the way in from the east.
+        let mut cell = bare(dark);
+        paint(
+            &mut cell,
+            Rect::new(px - MARGIN_PX - 16, 0, 16 + MARGIN_PX, px),
+            field,
+        );
+        let (mask, _) = black.find(&cell, &model, FIGURE_SHARE).unwrap();
+        assert!(opencv::core::count_non_zero(&mask).unwrap() > px * px / 2);
+        assert!(looks_empty(&cell, &model, &table, Some(&mask), None).unwrap());
+        // A field with a black figure standing on it, as dark as the table.
+        let mut tile = bare(field);
+        paint(&mut tile, Rect::new(30, 26, 18, 26), dark);
+        let (mask, _) = black.find(&tile, &model, FIGURE_SHARE).unwrap();
+        assert!(opencv::core::count_non_zero(&mask).unwrap() > 0);
+        assert!(!looks_empty(&tile, &model, &table, Some(&mask), None).unwrap());
     }
 
     fn square(x: f64, y: f64) -> Quad {
