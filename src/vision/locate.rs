@@ -1234,10 +1234,12 @@ const TRIES: u32 = 2;
 /// The least probability a reading needs to vouch for a tile in [`fits_neighbours`].
 const PLAUSIBLE: f64 = 1e-3;
 
-/// Whether some plausible reading of the cell at `pos` matches the edges of every tile already
-/// found beside it, in some plausible reading of theirs: a patch of table or clutter that only
-/// looks like a tile rarely does, and a neighbour read wrong (an R cut too high reads as C) must
-/// not shut the cells beyond it off the board.
+/// Whether some plausible reading of the cell at `pos` matches the edges of the tiles already
+/// found beside it, in some plausible reading of theirs: of every one, or of all but one where
+/// it has two or more. A patch of table or clutter that only looks like a tile, or a cut half a
+/// tile off, rarely matches two; a neighbour read wrong with confidence (on busy art a city
+/// corner taken for a full side) must not shut the cells beyond it off the board: the rules
+/// priors settle which of the two is wrong ([`super::board::consistent_board`]).
 fn fits_neighbours(candidates: &[Candidate], pos: Pos, found: &[Located]) -> bool {
     let cat = catalogue();
     let neighbours: Vec<(Dir, &[Candidate])> = Dir::ALL
@@ -1247,18 +1249,20 @@ fn fits_neighbours(candidates: &[Candidate], pos: Pos, found: &[Located]) -> boo
             Some((d, &n.candidates[..]))
         })
         .collect();
+    let may_disagree = usize::from(neighbours.len() >= 2);
     candidates
         .iter()
         .take_while(|c| c.probability >= PLAUSIBLE)
         .any(|c| {
-            neighbours.iter().all(|(d, n)| {
-                n.iter()
+            let disagree = neighbours.iter().filter(|(d, n)| {
+                !n.iter()
                     .take_while(|n| n.probability >= PLAUSIBLE)
                     .any(|n| {
                         cat.tile(c.tile).edge(*d, c.rot)
                             == cat.tile(n.tile).edge(d.opposite(), n.rot)
                     })
-            })
+            });
+            disagree.count() <= may_disagree
         })
 }
 
@@ -1382,6 +1386,55 @@ mod tests {
         let (mask, _) = black.find(&tile, &model, FIGURE_SHARE).unwrap();
         assert!(opencv::core::count_non_zero(&mask).unwrap() > 0);
         assert!(!looks_empty(&tile, &model, &table, Some(&mask), None).unwrap());
+    }
+
+    #[test]
+    fn a_cell_may_disagree_with_one_of_several_neighbours_but_not_with_its_only_one() {
+        let cat = catalogue();
+        let blank = Mat::new_rows_cols_with_default(
+            16,
+            16,
+            opencv::core::CV_8UC3,
+            opencv::core::Scalar::all(0.0),
+        )
+        .unwrap();
+        let print = Print::cut(&blank, (0, 0), 16, None).unwrap();
+        let sure = |name: &str| {
+            vec![Candidate {
+                tile: cat.tile_id(name).unwrap(),
+                rot: Rotation::R0,
+                probability: 1.0,
+            }]
+        };
+        let at = |x, y, name: &str| Located {
+            pos: Pos::new(x, y),
+            quad: square(f64::from(x) * 100.0, f64::from(y) * 100.0),
+            candidates: sure(name),
+            print: print.clone(),
+        };
+        // C is city on every side, B (a cloister) field on every side.
+        let city = sure("C");
+        let origin = Pos::new(0, 0);
+        assert!(!fits_neighbours(&city, origin, &[at(-1, 0, "B")]));
+        assert!(fits_neighbours(
+            &city,
+            origin,
+            &[at(-1, 0, "B"), at(0, -1, "C")]
+        ));
+        assert!(!fits_neighbours(
+            &city,
+            origin,
+            &[at(-1, 0, "B"), at(1, 0, "B"), at(0, -1, "C")]
+        ));
+        // A neighbour's less likely reading that fits is enough, an implausible one is not.
+        let mut doubtful = at(-1, 0, "B");
+        doubtful.candidates.push(Candidate {
+            probability: PLAUSIBLE,
+            ..sure("C")[0]
+        });
+        assert!(fits_neighbours(&city, origin, &[doubtful.clone()]));
+        doubtful.candidates[1].probability = PLAUSIBLE / 2.0;
+        assert!(!fits_neighbours(&city, origin, &[doubtful]));
     }
 
     fn square(x: f64, y: f64) -> Quad {
