@@ -644,6 +644,77 @@ pub fn predict_fitted(found: &BTreeMap<Pos, Quad>, pos: Pos) -> opencv::Result<O
         .or(Some(fitted)))
 }
 
+/// Where cell `pos` of a board being read ([`read_board`]) should lie: in the camera's
+/// perspective where a `pose` is known, else on the square grid around it
+/// ([`predict_on_square_grid`]).
+fn predict_in_read(found: &BTreeMap<Pos, Quad>, pos: Pos, pose: Option<&Pose>) -> Option<Quad> {
+    pose.and_then(|p| predict_in_perspective(found, pos, p))
+        .or_else(|| predict_on_square_grid(found, pos))
+}
+
+/// Where cell `pos` should lie, from the least-squares similarity (a turn, a scale and a shift)
+/// taking grid corners to the image corners of every tile found within `FIT_REACH` cells of
+/// it, so that the few millimetres each tile lies off its cell average out; from the
+/// neighbours alone ([`predict`]) when fewer than three tiles are that near. Seen from above
+/// (at an angle, [`predict_in_perspective`]), the tiles around a cell lie on a square grid. A
+/// board read grows from tiles just found, some a little off: a homography (or affine map)
+/// fitted to them reads their errors as perspective or shear and carries them on, to cells a
+/// third of a side off (2nd-edition art, `eval vision` art seed 8000, board 36). The tracker,
+/// predicting from tiles it has confirmed, keeps [`predict_fitted`].
+fn predict_on_square_grid(found: &BTreeMap<Pos, Quad>, pos: Pos) -> Option<Quad> {
+    let near: Vec<(&Pos, &Quad)> = found
+        .iter()
+        .filter(|(p, _)| (p.x - pos.x).abs() <= FIT_REACH && (p.y - pos.y).abs() <= FIT_REACH)
+        .collect();
+    if near.len() < 3 {
+        return predict(found, pos);
+    }
+    let corners = [(0, 0), (1, 0), (1, 1), (0, 1)];
+    let pairs: Vec<([f64; 2], [f64; 2])> = near
+        .iter()
+        .flat_map(|(p, q)| {
+            corners.iter().zip(q.iter()).map(|((dx, dy), at)| {
+                (
+                    [f64::from(p.x - pos.x + dx), f64::from(p.y - pos.y + dy)],
+                    *at,
+                )
+            })
+        })
+        .collect();
+    let to_image = similarity_fit(&pairs)?;
+    Some(corners.map(|(x, y)| to_image([f64::from(x), f64::from(y)])))
+}
+
+/// The least-squares similarity taking each pair's first point to its second (as complex
+/// numbers, z ↦ a z + b); `None` if the first points all coincide.
+fn similarity_fit(pairs: &[([f64; 2], [f64; 2])]) -> Option<impl Fn([f64; 2]) -> [f64; 2]> {
+    let n = pairs.len() as f64;
+    let mean = |k: usize, c: usize| {
+        pairs
+            .iter()
+            .map(|p| if k == 0 { p.0[c] } else { p.1[c] })
+            .sum::<f64>()
+            / n
+    };
+    let (from, to) = ([mean(0, 0), mean(0, 1)], [mean(1, 0), mean(1, 1)]);
+    let (mut re, mut im, mut norm) = (0.0, 0.0, 0.0);
+    for (f, t) in pairs {
+        let (x, y) = (f[0] - from[0], f[1] - from[1]);
+        let (u, v) = (t[0] - to[0], t[1] - to[1]);
+        re += u * x + v * y;
+        im += v * x - u * y;
+        norm += x * x + y * y;
+    }
+    if norm.is_nan() || norm <= 1e-9 {
+        return None;
+    }
+    let (re, im) = (re / norm, im / norm);
+    Some(move |p: [f64; 2]| {
+        let (x, y) = (p[0] - from[0], p[1] - from[1]);
+        [to[0] + re * x - im * y, to[1] + im * x + re * y]
+    })
+}
+
 /// `quad`, a cell's prediction from a grid fitted to the tiles around it
 /// ([`predict_fitted`]), moved to where its laid neighbours alone put it ([`predict`]) if it
 /// lies further than [`FIT_OFF_NEIGHBOURS`] from there: continued sideways from a column of
@@ -993,7 +1064,7 @@ impl CellReader<'_> {
         located: &BTreeMap<Pos, Quad>,
         found: &[Located],
     ) -> opencv::Result<Option<(f64, Located)>> {
-        let Some(predicted) = predict_cell(located, pos, self.pose.as_ref())? else {
+        let Some(predicted) = predict_in_read(located, pos, self.pose.as_ref()) else {
             return Ok(None);
         };
         // Snapped only if the first cut is read and not kept.
@@ -1050,7 +1121,7 @@ fn settle(
         };
         let mut others = located.clone();
         others.remove(&pos);
-        let Some(predicted) = predict_cell(&others, pos, reader.pose.as_ref())? else {
+        let Some(predicted) = predict_in_read(&others, pos, reader.pose.as_ref()) else {
             continue;
         };
         let (now, then) = (middle(&predicted), middle(&out[k].quad));
@@ -1511,6 +1582,36 @@ mod tests {
         for (p, q) in next.iter().zip(square(200.0, 100.0)) {
             assert!((p[0] - q[0]).hypot(p[1] - q[1]) < 1e-3, "{next:?}");
         }
+    }
+
+    #[test]
+    fn a_row_of_tiles_each_a_little_off_predicts_a_square_cell_beside_it() {
+        // Three 100-pixel tiles in a row, the first 4 pixels high, the last 4 low, the middle
+        // one found a little skewed (its south side 5 pixels east): seen from above, the cell
+        // below the middle one is still a square, about where the row puts it.
+        let mut found: BTreeMap<Pos, Quad> = BTreeMap::new();
+        found.insert(Pos::new(0, 0), square(0.0, -4.0));
+        found.insert(Pos::new(2, 0), square(200.0, 4.0));
+        let mut skewed = square(100.0, 0.0);
+        skewed[2][0] += 5.0;
+        skewed[3][0] += 5.0;
+        found.insert(Pos::new(1, 0), skewed);
+        let below = predict_on_square_grid(&found, Pos::new(1, 1)).unwrap();
+        let side = |k: usize| {
+            let (a, b) = (below[k], below[(k + 1) % 4]);
+            [b[0] - a[0], b[1] - a[1]]
+        };
+        for k in 0..4 {
+            let (s, t) = (side(k), side((k + 1) % 4));
+            assert!(
+                (s[0].hypot(s[1]) - t[0].hypot(t[1])).abs() < 1e-6,
+                "{below:?}"
+            );
+            assert!((s[0] * t[0] + s[1] * t[1]).abs() < 1e-6, "{below:?}");
+        }
+        let mid = middle(&below);
+        assert!((mid[0] - 150.0).hypot(mid[1] - 150.0) < 5.0, "{below:?}");
+        assert!((side_px(&below) - 100.0).abs() < 2.0, "{below:?}");
     }
 
     #[test]
