@@ -827,7 +827,7 @@ pub fn in_view(quad: &Quad, frame: &Mat) -> bool {
 /// `table` are the table's colours; `figures` the players' enrolment if known.
 ///
 /// Cells are visited outwards from the start tile. Each is cut where the tiles found around it
-/// predict it ([`predict_cell`]); unless that cut shows a tile surely, also where its corners
+/// predict it ([`predict_in_read`]); unless that cut shows a tile surely, also where its corners
 /// snap onto the edges the picture shows ([`snap_to_edges`]: far from the start tile, in a
 /// tilted view, the prediction drifts), and the better scoring cut is kept. A cell that showed
 /// no tile is tried again (up to [`TRIES`] times in all) once more tiles around it predict it
