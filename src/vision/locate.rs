@@ -878,7 +878,11 @@ pub fn read_board(
         figures.map(|e| (e, [0.0, 0.0])),
         recognizer,
     )? {
-        Some((found, cut)) => (found.fit >= MIN_FIT
+        Some(CutRead {
+            found_at,
+            tile: cut,
+            ..
+        }) => (found_at.fit >= MIN_FIT
             && cut
                 .candidates
                 .iter()
@@ -991,7 +995,10 @@ pub fn read_at(
             recognizer,
         )
     };
-    let Some((_, start_cut)) = read(Pos::new(0, 0), start)? else {
+    let Some(CutRead {
+        tile: start_cut, ..
+    }) = read(Pos::new(0, 0), start)?
+    else {
         return Ok(Vec::new());
     };
     let mut out = vec![Located {
@@ -1004,7 +1011,7 @@ pub fn read_at(
     }];
     for (pos, quad) in cells {
         if in_view(quad, frame) {
-            out.extend(read(*pos, quad)?.map(|(_, l)| l));
+            out.extend(read(*pos, quad)?.map(|cut| cut.tile));
         }
     }
     weigh_by_prints(&mut out, d);
@@ -1024,7 +1031,7 @@ struct CellReader<'a> {
     recognizer: &'a TileRecognizer,
     /// Every cut read so far, by cell and corners: the board's second growth pass cuts the
     /// cells the first left again, often at the same corners, and such a cut reads the same.
-    cuts_read: RefCell<HashMap<CutKey, Option<(Match, Located)>>>,
+    cuts_read: RefCell<HashMap<CutKey, Option<CutRead>>>,
 }
 
 /// A cut of a cell: the cell and its corners' bits.
@@ -1032,7 +1039,7 @@ type CutKey = (Pos, [[u64; 2]; 4]);
 
 impl CellReader<'_> {
     /// The cell at `pos` cut at `quad` read ([`read_cut`]), once for each cut.
-    fn read(&self, pos: Pos, quad: &Quad) -> opencv::Result<Option<(Match, Located)>> {
+    fn read(&self, pos: Pos, quad: &Quad) -> opencv::Result<Option<CutRead>> {
         let key = (pos, quad.map(|p| p.map(f64::to_bits)));
         let known = self.cuts_read.borrow().get(&key).cloned();
         if let Some(known) = known {
@@ -1081,20 +1088,21 @@ impl CellReader<'_> {
         // truer in only half the pairs of cuts whose found tiles lay apart.
         let mut best: Option<(f64, Located)> = None;
         for quad in cuts {
-            let Some((found_at, cut)) = self.read(pos, &quad)? else {
+            let Some(cut) = self.read(pos, &quad)? else {
                 continue;
             };
+            let found_at = cut.found_at;
             if found_at.fit < min_fit
                 || best
                     .as_ref()
                     .is_some_and(|(better, _)| *better >= found_at.score)
-                || !fits_neighbours(&cut.candidates, pos, found)
-                || overlaps(&cut.quad, located)
+                || !cut.fits_neighbours(found)
+                || overlaps(&cut.tile.quad, located)
             {
                 continue;
             }
             let sure = found_at.fit >= SURE_FIT;
-            best = Some((found_at.score, cut));
+            best = Some((found_at.score, cut.tile));
             if sure {
                 break;
             }
@@ -1167,18 +1175,18 @@ fn regrid(
         {
             continue;
         }
-        let Some((found_at, cut)) = reader.read(pos, &cell)? else {
+        let Some(cut) = reader.read(pos, &cell)? else {
             continue;
         };
         let mut others = located.clone();
         others.remove(&pos);
-        if found_at.fit >= MIN_FIT
-            && scores.get(&pos).is_some_and(|&s| found_at.score > s)
-            && fits_neighbours(&cut.candidates, pos, out)
-            && !overlaps(&cut.quad, &others)
+        if cut.found_at.fit >= MIN_FIT
+            && scores.get(&pos).is_some_and(|&s| cut.found_at.score > s)
+            && cut.fits_neighbours(out)
+            && !overlaps(&cut.tile.quad, &others)
         {
-            located.insert(pos, cut.quad);
-            out[k] = cut;
+            located.insert(pos, cut.tile.quad);
+            out[k] = cut.tile;
         }
     }
     Ok(())
@@ -1228,8 +1236,18 @@ const GRID_AGREE: f64 = 0.08;
 /// [`settle`] cuts it again: tiles lie a few millimetres off their cells, some 0.05 of a side.
 const SETTLE_OFF: f64 = 0.05;
 
-/// The cell at `pos` cut at `quad` read: how well its best readings match, and the tile as
-/// found (at a quad shifted to where the print lies); `None` where the cut shows table.
+/// A cell's cut read ([`read_cut`]).
+#[derive(Clone)]
+struct CutRead {
+    /// How well its best readings match.
+    found_at: Match,
+    /// The tile as found (at a quad shifted to where the print lies).
+    tile: Located,
+    /// Whether most of the cut shows the table's colours ([`CellShows::TableColours`]).
+    table_coloured: bool,
+}
+
+/// The cell at `pos` cut at `quad` read; `None` where the cut shows table.
 fn read_cut(
     frame: &Mat,
     pos: Pos,
@@ -1238,7 +1256,7 @@ fn read_cut(
     table: &[[f32; 3]; 2],
     figures: Option<(&Enrolment, [f64; 2])>,
     recognizer: &TileRecognizer,
-) -> opencv::Result<Option<(Match, Located)>> {
+) -> opencv::Result<Option<CutRead>> {
     let (patch, to_patch) = quad_patch(frame, quad, MARGIN_PX)?;
     let (mask, standing) = match figures {
         Some((e, rise)) => {
@@ -1249,7 +1267,8 @@ fn read_cut(
     };
     let out_of_view =
         super::rectify::out_of_view(&to_patch, MARGIN_PX, [frame.cols(), frame.rows()])?;
-    if looks_empty(&patch, model, table, mask.as_ref(), out_of_view.as_ref())? {
+    let shows = what_cell_shows(&patch, model, table, mask.as_ref(), out_of_view.as_ref())?;
+    if shows == CellShows::Table {
         return Ok(None);
     }
     let unseen = super::rectify::unseen(mask.as_ref(), out_of_view.as_ref())?;
@@ -1262,15 +1281,16 @@ fn read_cut(
         standing.as_ref(),
     )?;
     let print = Print::found_in(&patch, MARGIN_PX as usize, shift, unseen.as_ref())?;
-    Ok(Some((
+    Ok(Some(CutRead {
         found_at,
-        Located {
+        tile: Located {
             pos,
             quad: shifted_quad(&to_patch, MARGIN_PX, shift),
             candidates,
             print,
         },
-    )))
+        table_coloured: shows == CellShows::TableColours,
+    }))
 }
 
 /// Whether a tile found at `quad` would lie over a tile already found: their middles nearer
@@ -1312,6 +1332,14 @@ const PLAUSIBLE: f64 = 1e-3;
 /// corner taken for a full side) must not shut the cells beyond it off the board: the rules
 /// priors settle which of the two is wrong ([`super::board::consistent_board`]).
 fn fits_neighbours(candidates: &[Candidate], pos: Pos, found: &[Located]) -> bool {
+    let (neighbours, disagreeing) = disagreeing_neighbours(candidates, pos, found);
+    disagreeing <= usize::from(neighbours >= 2)
+}
+
+/// How many tiles `found` lie beside the cell at `pos`, and how few of them the edges of a
+/// plausible reading of it can disagree with (each neighbour in its plausible readings);
+/// `usize::MAX` for no plausible reading.
+fn disagreeing_neighbours(candidates: &[Candidate], pos: Pos, found: &[Located]) -> (usize, usize) {
     let cat = catalogue();
     let neighbours: Vec<(Dir, &[Candidate])> = Dir::ALL
         .iter()
@@ -1320,35 +1348,75 @@ fn fits_neighbours(candidates: &[Candidate], pos: Pos, found: &[Located]) -> boo
             Some((d, &n.candidates[..]))
         })
         .collect();
-    let may_disagree = usize::from(neighbours.len() >= 2);
-    candidates
+    let fewest = candidates
         .iter()
         .take_while(|c| c.probability >= PLAUSIBLE)
-        .any(|c| {
-            let disagree = neighbours.iter().filter(|(d, n)| {
-                !n.iter()
-                    .take_while(|n| n.probability >= PLAUSIBLE)
-                    .any(|n| {
-                        cat.tile(c.tile).edge(*d, c.rot)
-                            == cat.tile(n.tile).edge(d.opposite(), n.rot)
-                    })
-            });
-            disagree.count() <= may_disagree
+        .map(|c| {
+            neighbours
+                .iter()
+                .filter(|(d, n)| {
+                    !n.iter()
+                        .take_while(|n| n.probability >= PLAUSIBLE)
+                        .any(|n| {
+                            cat.tile(c.tile).edge(*d, c.rot)
+                                == cat.tile(n.tile).edge(d.opposite(), n.rot)
+                        })
+                })
+                .count()
         })
+        .min()
+        .unwrap_or(usize::MAX);
+    (neighbours.len(), fewest)
 }
 
-/// Whether the middle of a cell patch (cut with `MARGIN_PX`) shows mostly table (pixels nearer
-/// the table's colours, or a mix of them as grain shades from one to the other, than any
-/// terrain). Pixels `out_of_view` are left out, and so are those under `figures`, unless these
-/// cover most of the middle: no figure covers most of a cell, but a dark table passes for a
-/// black figure's paint.
-pub fn looks_empty(
+impl CutRead {
+    /// Whether its tile can lie beside the tiles `found` ([`fits_neighbours`]): a cut showing
+    /// mostly the table's colours must match every one, as a patch of table, read as a city,
+    /// matches any city side beside it.
+    fn fits_neighbours(&self, found: &[Located]) -> bool {
+        let (candidates, pos) = (&self.tile.candidates, self.tile.pos);
+        if self.table_coloured {
+            disagreeing_neighbours(candidates, pos, found).1 == 0
+        } else {
+            fits_neighbours(candidates, pos, found)
+        }
+    }
+}
+
+/// What the middle of a cell patch shows, by its share of table pixels ([`what_cell_shows`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CellShows {
+    /// At most [`TABLE_IN_TILE`] of table.
+    Tile,
+    /// Up to [`TABLE_IN_CITY`] of table: the table, or a city whose print (red roofs, some
+    /// editions' brown) passes for a wooden or red-checked table.
+    TableColours,
+    /// More table.
+    Table,
+}
+
+/// The largest share of table pixels in a cell that surely shows a tile: well below what bare
+/// table shows (some 0.95), above what a tile of green fields and roads shows.
+const TABLE_IN_TILE: f64 = 0.7;
+
+/// The largest share of table pixels in a cell that may still show a tile: city tiles of
+/// 2nd-edition art (red roofs) on a wooden or red-checked table show 0.7–0.9 (`eval vision` art
+/// data sets), bare table mostly over 0.95; let in above 0.8, cells of table beside the board
+/// began to read as tiles.
+const TABLE_IN_CITY: f64 = 0.8;
+
+/// What the middle of a cell patch (cut with `MARGIN_PX`) shows, by the share of its pixels
+/// that show table (nearer the table's colours, or a mix of them as grain shades from one to
+/// the other, than any terrain). Pixels `out_of_view` are left out, and so are those under
+/// `figures`, unless these cover most of the middle: no figure covers most of a cell, but a
+/// dark table passes for a black figure's paint.
+pub fn what_cell_shows(
     patch: &Mat,
     model: &ColourModel,
     table: &[[f32; 3]; 2],
     figures: Option<&Mat>,
     out_of_view: Option<&Mat>,
-) -> opencv::Result<bool> {
+) -> opencv::Result<CellShows> {
     let patch = patch.try_clone()?;
     let w = patch.cols() as usize;
     let bytes = patch.data_bytes()?;
@@ -1371,24 +1439,40 @@ pub fn looks_empty(
     } else {
         in_view.into_iter().filter(|&k| !set(&figures, k)).collect()
     };
-    // Table in more than 7 of every 10 pixels seen; counted until the answer is settled.
+    // Counted until the answer is settled.
     let all = seen.len();
+    if all == 0 {
+        return Ok(CellShows::Table);
+    }
+    let share = |px: usize| px as f64 / all as f64;
     let (mut table_px, mut other_px) = (0usize, 0usize);
     for k in seen {
         let p = [bytes[3 * k], bytes[3 * k + 1], bytes[3 * k + 2]];
         if blend_distance2(p, table) < model.nearest_distance2(p) {
             table_px += 1;
-            if table_px * 10 > all * 7 {
-                return Ok(true);
+            if share(table_px) > TABLE_IN_CITY {
+                return Ok(CellShows::Table);
             }
         } else {
             other_px += 1;
-            if (all - other_px) * 10 <= all * 7 {
-                return Ok(false);
+            if share(all - other_px) <= TABLE_IN_TILE {
+                return Ok(CellShows::Tile);
             }
         }
     }
-    Ok(all == 0)
+    Ok(CellShows::TableColours)
+}
+
+/// Whether the middle of a cell patch shows more table than a tile surely does
+/// ([`what_cell_shows`]).
+pub fn looks_empty(
+    patch: &Mat,
+    model: &ColourModel,
+    table: &[[f32; 3]; 2],
+    figures: Option<&Mat>,
+    out_of_view: Option<&Mat>,
+) -> opencv::Result<bool> {
+    Ok(what_cell_shows(patch, model, table, figures, out_of_view)? != CellShows::Tile)
 }
 
 #[cfg(test)]
@@ -1457,6 +1541,88 @@ mod tests {
         let (mask, _) = black.find(&tile, &model, FIGURE_SHARE).unwrap();
         assert!(opencv::core::count_non_zero(&mask).unwrap() > 0);
         assert!(!looks_empty(&tile, &model, &table, Some(&mask), None).unwrap());
+    }
+
+    #[test]
+    fn a_cell_part_city_on_a_red_checked_table_shows_table_colours_and_bare_table_shows_table() {
+        use opencv::core::{Rect, Scalar, CV_8UC3};
+        let model = ColourModel::default();
+        // A red and white checked cloth (BGR).
+        let red = [40.0, 40.0, 190.0];
+        let table = [red, [225.0, 225.0, 230.0]];
+        let field = model.means()[0];
+        let px = PATCH_PX + 2 * MARGIN_PX;
+        // The cut's middle (what counts) lies 4 pixels inside its margin.
+        let (top, middle) = (MARGIN_PX + 4, PATCH_PX - 8);
+        // Red everywhere, with a band of field across the top `share` of the middle.
+        let cell = |share: f64| {
+            let mut patch = Mat::new_rows_cols_with_default(
+                px,
+                px,
+                CV_8UC3,
+                Scalar::new(red[0].into(), red[1].into(), red[2].into(), 0.0),
+            )
+            .unwrap();
+            let rows = (f64::from(middle) * share).round() as i32;
+            if rows > 0 {
+                Mat::roi_mut(&mut patch, Rect::new(0, top, px, rows))
+                    .unwrap()
+                    .set_to(
+                        &Scalar::new(field[0].into(), field[1].into(), field[2].into(), 0.0),
+                        &opencv::core::no_array(),
+                    )
+                    .unwrap();
+            }
+            patch
+        };
+        let shows = |share| what_cell_shows(&cell(share), &model, &table, None, None).unwrap();
+        assert_eq!(shows(0.0), CellShows::Table);
+        assert_eq!(shows(0.1), CellShows::Table);
+        // A city tile of red roofs, with a little field and wall showing: doubtful.
+        assert_eq!(shows(0.25), CellShows::TableColours);
+        assert_eq!(shows(0.5), CellShows::Tile);
+        // The tracker, which reads a cell again each frame, takes the doubtful share for table.
+        assert!(looks_empty(&cell(0.25), &model, &table, None, None).unwrap());
+        assert!(!looks_empty(&cell(0.5), &model, &table, None, None).unwrap());
+    }
+
+    #[test]
+    fn a_cut_showing_the_table_s_colours_must_match_every_neighbour() {
+        let cat = catalogue();
+        let blank = Mat::new_rows_cols_with_default(
+            16,
+            16,
+            opencv::core::CV_8UC3,
+            opencv::core::Scalar::all(0.0),
+        )
+        .unwrap();
+        let print = Print::cut(&blank, (0, 0), 16, None).unwrap();
+        let at = |x, y, name: &str| Located {
+            pos: Pos::new(x, y),
+            quad: square(f64::from(x) * 100.0, f64::from(y) * 100.0),
+            candidates: vec![Candidate {
+                tile: cat.tile_id(name).unwrap(),
+                rot: Rotation::R0,
+                probability: 1.0,
+            }],
+            print: print.clone(),
+        };
+        let city = |table_coloured| CutRead {
+            found_at: Match {
+                fit: -0.2,
+                score: -20.0,
+            },
+            tile: at(0, 0, "C"),
+            table_coloured,
+        };
+        // C is city on every side, B (a cloister) field on every side.
+        let one_of_two_wrong = [at(-1, 0, "B"), at(0, -1, "C")];
+        assert!(city(false).fits_neighbours(&one_of_two_wrong));
+        assert!(!city(true).fits_neighbours(&one_of_two_wrong));
+        let both_city = [at(-1, 0, "C"), at(0, -1, "C")];
+        assert!(city(true).fits_neighbours(&both_city));
+        assert!(city(true).fits_neighbours(&both_city[..1]));
+        assert!(!city(true).fits_neighbours(&one_of_two_wrong[..1]));
     }
 
     #[test]
