@@ -2023,3 +2023,104 @@ fn seen_from_straight_above_a_figure_s_outline_tells_whether_it_stands_or_lies()
         assert!(told > 8f64.ln() + 1.0, "cell {pos:?}: {told}");
     }
 }
+
+#[test]
+fn the_board_read_leaps_over_a_tile_it_cannot_read_to_the_tiles_beyond() {
+    use meeplecam::rules::{Dir, EdgeKind};
+    use meeplecam::vision::locate::{read_board, table_colours_near};
+    use opencv::core::{Point, Scalar, Vector};
+    use opencv::imgproc;
+    let cat = catalogue();
+    let u = cat.tile_id("U").unwrap();
+    let west_east = Rotation::ALL
+        .into_iter()
+        .find(|&r| cat.tile(u).edge(Dir::W, r) == EdgeKind::Road)
+        .unwrap();
+    let tile = |name: &str, x, y, rot, print| TileOnTable {
+        tile: cat.tile_id(name).unwrap(),
+        cell: Pos::new(x, y),
+        rot,
+        offset_mm: [0.0, 0.0],
+        angle_deg: 0.0,
+        lift_mm: 0.0,
+        print,
+        icons: 0,
+    };
+    // The start tile's road runs on east along a row of straight roads, cloisters below; the
+    // road at (2, 0), painted over with specks of terrain (as a hand or a cup would hide it),
+    // joins (3, 0) and (4, 0) to the board.
+    let mut tiles = vec![
+        tile("D", 0, 0, Rotation::R0, 1),
+        tile("U", -1, 0, west_east, 2),
+        tile("U", 1, 0, west_east, 3),
+    ];
+    for x in -1..=1 {
+        tiles.push(tile("B", x, 1, Rotation::R0, (11 + x) as u64));
+    }
+    for x in 2..=4 {
+        tiles.push(tile("U", x, 0, west_east, (20 + x) as u64));
+    }
+    let cam = Camera::overhead([1280, 720], 50.0, [113.75, 22.75], 600.0);
+    let mut frame = table_photo(&tiles, vec![], &cam, (0, Surface::Wood, 5), None);
+    let corners = |cell: [i32; 2]| {
+        frame
+            .truth
+            .tiles
+            .iter()
+            .find(|t| t.cell == cell)
+            .unwrap()
+            .corners_px
+    };
+    let start = corners([0, 0]);
+    let mut model = ColourModel::default();
+    let start_patch = cell_patch(&frame.image, &cam, Pos::new(0, 0))
+        .unwrap()
+        .unwrap();
+    model.calibrate(&start_patch, "D", Rotation::R0).unwrap();
+    // Specks of every terrain's colour, eight by eight, over the cell (2, 0).
+    let [nw, ne, _, sw] = corners([2, 0]);
+    let means = model.means();
+    for row in 0..8 {
+        for col in 0..8 {
+            let at = |dx: f64, dy: f64| {
+                let (u, v) = ((f64::from(col) + dx) / 8.0, (f64::from(row) + dy) / 8.0);
+                Point::new(
+                    (nw[0] + u * (ne[0] - nw[0]) + v * (sw[0] - nw[0])) as i32,
+                    (nw[1] + u * (ne[1] - nw[1]) + v * (sw[1] - nw[1])) as i32,
+                )
+            };
+            let speck: Vector<Point> = [at(0.0, 0.0), at(1.0, 0.0), at(1.0, 1.0), at(0.0, 1.0)]
+                .into_iter()
+                .collect();
+            let c = means[(row * 3 + col * 5) as usize % means.len()];
+            imgproc::fill_convex_poly(
+                &mut frame.image,
+                &speck,
+                Scalar::new(c[0].into(), c[1].into(), c[2].into(), 0.0),
+                imgproc::LINE_8,
+                0,
+            )
+            .unwrap();
+        }
+    }
+    let table = table_colours_near(&frame.image, &start).unwrap();
+    let recognizer = TileRecognizer::for_set(cat.set("base").unwrap());
+    let found = read_board(&frame.image, &start, &model, table, None, &recognizer).unwrap();
+    let at = |x, y| found.iter().find(|l| l.pos == Pos::new(x, y));
+    for (x, y) in [(-1, 0), (0, 0), (1, 0), (-1, 1), (0, 1), (1, 1)] {
+        assert!(at(x, y).is_some(), "({x}, {y}) not found");
+    }
+    assert!(at(2, 0).is_none(), "the painted cell read as a tile");
+    for x in 3..=4 {
+        let l = at(x, 0).unwrap_or_else(|| panic!("({x}, 0) not found"));
+        let truth = corners([x, 0]);
+        let side = (truth[1][0] - truth[0][0]).hypot(truth[1][1] - truth[0][1]);
+        for (f, t) in l.quad.iter().zip(truth) {
+            assert!(
+                (f[0] - t[0]).hypot(f[1] - t[1]) < 0.1 * side,
+                "({x}, 0) found off its cell"
+            );
+        }
+        assert_eq!(l.candidates[0].tile, u);
+    }
+}

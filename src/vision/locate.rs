@@ -2,7 +2,7 @@
 //! from it, each tile found where its neighbours say it should be and refined by its own picture.
 
 use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
 use opencv::core::{Mat, Point, Point2f, Vector, CV_8UC1};
 use opencv::imgproc;
@@ -832,9 +832,11 @@ pub fn in_view(quad: &Quad, frame: &Mat) -> bool {
 /// tilted view, the prediction drifts), and the better scoring cut is kept. A cell that showed
 /// no tile is tried again (up to [`TRIES`] times in all) once more tiles around it predict it
 /// better. The board first grows through cells read with a sure fit, then through the rest
-/// (down to [`MIN_FIT`]); then every tile is cut again where all its neighbours put it
-/// ([`settle`]), and where a grid fitted to the whole board puts it ([`regrid`]). Nothing is read (an empty list) where the start tile's cell does not read as
-/// the start tile among its [`START_AMONG`] likeliest readings with at least that fit.
+/// (down to [`MIN_FIT`]); it then leaps over the cells beside it that showed no tile to the
+/// cells beyond ([`leap`]) and grows on from what it finds there. Then every tile is cut again
+/// where all its neighbours put it ([`settle`]), and where a grid fitted to the whole board
+/// puts it ([`regrid`]). Nothing is read (an empty list) where the start tile's cell does not
+/// read as the start tile among its [`START_AMONG`] likeliest readings with at least that fit.
 pub fn read_board(
     frame: &Mat,
     start: &Quad,
@@ -910,40 +912,120 @@ pub fn read_board(
     // The board grows through the cells that fit surely first, then through the rest: a cell
     // cut a little off (read with a poor fit) would shift the cells predicted from it.
     for min_fit in [SURE_FIT, MIN_FIT] {
-        // Each cell tried: how many tiles lay near it at its last try, and how often it was
-        // tried.
-        let mut tried: BTreeMap<Pos, (usize, u32)> = BTreeMap::new();
-        let mut queue: VecDeque<Pos> = located
-            .keys()
-            .flat_map(|p| Dir::ALL.map(|d| p.step(d)))
-            .collect();
-        while let Some(pos) = queue.pop_front() {
-            if located.contains_key(&pos) {
-                continue;
-            }
-            let support = support(&located, pos);
-            let tries = match tried.get(&pos) {
-                Some(&(before, tries)) if support <= before || tries >= TRIES => continue,
-                Some(&(_, tries)) => tries,
-                None if tried.len() >= MAX_CELLS => continue,
-                None => 0,
-            };
-            tried.insert(pos, (support, tries + 1));
-            let Some((score, found)) = reader.read_cell(pos, min_fit, &located, &out)? else {
-                continue;
-            };
-            located.insert(pos, found.quad);
-            scores.insert(pos, score);
-            out.push(found);
-            for d in Dir::ALL {
-                queue.push_back(pos.step(d));
-            }
+        grow(&reader, min_fit, &mut located, &mut out, &mut scores)?;
+    }
+    for _ in 0..LEAPS {
+        if !leap(&reader, &mut located, &mut out, &mut scores)? {
+            break;
         }
+        grow(&reader, MIN_FIT, &mut located, &mut out, &mut scores)?;
     }
     settle(&reader, &mut located, &mut out, &mut scores)?;
     regrid(&reader, &mut located, &mut out, &scores)?;
     weigh_by_prints(&mut out, d);
     Ok(out)
+}
+
+/// Grows the board read so far (`located`, its tiles `out`, their readings' `scores`) through
+/// the cells beside it that show a tile fitting at least `min_fit` ([`CellReader::read_cell`]).
+fn grow(
+    reader: &CellReader,
+    min_fit: f64,
+    located: &mut BTreeMap<Pos, Quad>,
+    out: &mut Vec<Located>,
+    scores: &mut HashMap<Pos, f64>,
+) -> opencv::Result<()> {
+    // Each cell tried: how many tiles lay near it at its last try, and how often it was tried.
+    let mut tried: BTreeMap<Pos, (usize, u32)> = BTreeMap::new();
+    let mut queue: VecDeque<Pos> = located
+        .keys()
+        .flat_map(|p| Dir::ALL.map(|d| p.step(d)))
+        .collect();
+    while let Some(pos) = queue.pop_front() {
+        if located.contains_key(&pos) {
+            continue;
+        }
+        let support = support(located, pos);
+        let tries = match tried.get(&pos) {
+            Some(&(before, tries)) if support <= before || tries >= TRIES => continue,
+            Some(&(_, tries)) => tries,
+            None if tried.len() >= MAX_CELLS => continue,
+            None => 0,
+        };
+        tried.insert(pos, (support, tries + 1));
+        let Some((score, found)) = reader.read_cell(pos, min_fit, located, out)? else {
+            continue;
+        };
+        located.insert(pos, found.quad);
+        scores.insert(pos, score);
+        out.push(found);
+        for d in Dir::ALL {
+            queue.push_back(pos.step(d));
+        }
+    }
+    Ok(())
+}
+
+/// How often the board read leaps over the cells beside it that showed no tile ([`leap`]): the
+/// tiles found beyond one gap may lead to another.
+const LEAPS: usize = 2;
+
+/// Reads the cells one beyond each cell beside the board read so far that showed no tile but
+/// does not show bare table, each cut where the board's grid puts it ([`board_grid`]), and adds
+/// those that show a tile fitting surely ([`SURE_FIT`]) in colours unlike the table's; whether
+/// any was added. A tile read wrong beside its only neighbour (or not found) cuts every tile
+/// beyond it off the board: on the 2nd-edition art, chains of up to four tiles. Grown on from
+/// the tiles beyond, the board tries the missed tile again between two neighbours.
+fn leap(
+    reader: &CellReader,
+    located: &mut BTreeMap<Pos, Quad>,
+    out: &mut Vec<Located>,
+    scores: &mut HashMap<Pos, f64>,
+) -> opencv::Result<bool> {
+    let Some(grid) = board_grid(located)? else {
+        return Ok(false);
+    };
+    let cell_at = |pos: Pos| {
+        [(0, 0), (1, 0), (1, 1), (0, 1)]
+            .map(|(dx, dy)| apply_homography(&grid, [f64::from(pos.x + dx), f64::from(pos.y + dy)]))
+    };
+    let gaps: BTreeSet<Pos> = located
+        .keys()
+        .flat_map(|p| Dir::ALL.map(|d| p.step(d)))
+        .filter(|p| !located.contains_key(p))
+        .collect();
+    let mut added = false;
+    for gap in gaps {
+        let cut = cell_at(gap);
+        if !in_view(&cut, reader.frame) || reader.read(gap, &cut)?.is_none() {
+            continue;
+        }
+        for d in Dir::ALL {
+            let beyond = gap.step(d);
+            let cut = cell_at(beyond);
+            if Dir::ALL
+                .iter()
+                .any(|&n| located.contains_key(&beyond.step(n)))
+                || !in_view(&cut, reader.frame)
+            {
+                continue;
+            }
+            let Some(read) = reader.read(beyond, &cut)? else {
+                continue;
+            };
+            if read.found_at.fit < SURE_FIT
+                || read.table_coloured
+                || overlaps(&read.tile.quad, located)
+            {
+                continue;
+            }
+            located.insert(beyond, read.tile.quad);
+            scores.insert(beyond, read.found_at.score);
+            out.push(read.tile);
+            added = true;
+        }
+    }
+    Ok(added)
 }
 
 /// Weighs the doubtful readings of a board read (the start tile, of type `d`, first) by the
