@@ -505,6 +505,8 @@ pub struct Located {
     pub candidates: Vec<Candidate>,
     /// Its print as found.
     pub print: Print,
+    /// Whether most of its cut showed the table's colours ([`CellShows::TableColours`]).
+    pub table_coloured: bool,
 }
 
 /// What a cell is predicted to look like from a located neighbour in direction `d` of it.
@@ -906,6 +908,7 @@ pub fn read_board(
             probability: 1.0,
         }],
         print: start_print,
+        table_coloured: false,
     }];
     located.insert(Pos::new(0, 0), *start);
     let mut scores: HashMap<Pos, f64> = HashMap::new();
@@ -1014,7 +1017,7 @@ fn leap(
                 continue;
             };
             if read.found_at.fit < SURE_FIT
-                || read.table_coloured
+                || read.tile.table_coloured
                 || overlaps(&read.tile.quad, located)
             {
                 continue;
@@ -1325,8 +1328,6 @@ struct CutRead {
     found_at: Match,
     /// The tile as found (at a quad shifted to where the print lies).
     tile: Located,
-    /// Whether most of the cut shows the table's colours ([`CellShows::TableColours`]).
-    table_coloured: bool,
 }
 
 /// The cell at `pos` cut at `quad` read; `None` where the cut shows table.
@@ -1370,8 +1371,8 @@ fn read_cut(
             quad: shifted_quad(&to_patch, MARGIN_PX, shift),
             candidates,
             print,
+            table_coloured: shows == CellShows::TableColours,
         },
-        table_coloured: shows == CellShows::TableColours,
     }))
 }
 
@@ -1452,13 +1453,20 @@ fn disagreeing_neighbours(candidates: &[Candidate], pos: Pos, found: &[Located])
 }
 
 impl CutRead {
-    /// Whether its tile can lie beside the tiles `found` ([`fits_neighbours`]): a cut showing
-    /// mostly the table's colours must match every one, as a patch of table, read as a city,
-    /// matches any city side beside it.
+    /// Whether its tile can lie beside the tiles `found` ([`fits_neighbours`]). A cut showing
+    /// mostly the table's colours must match every one, of two or more, one of which does not
+    /// show them: a patch of table, read as a city, matches any city side beside it, and a row
+    /// of such patches each other (a wooden table's stripes beside the brown cities of a
+    /// simulated style). A city tile so read beside its only neighbour is found once the board
+    /// leaps over it ([`leap`]).
     fn fits_neighbours(&self, found: &[Located]) -> bool {
         let (candidates, pos) = (&self.tile.candidates, self.tile.pos);
-        if self.table_coloured {
-            disagreeing_neighbours(candidates, pos, found).1 == 0
+        if self.tile.table_coloured {
+            let unlike_the_table = found
+                .iter()
+                .any(|l| !l.table_coloured && Dir::ALL.iter().any(|&d| l.pos == pos.step(d)));
+            let (neighbours, disagreeing) = disagreeing_neighbours(candidates, pos, found);
+            unlike_the_table && neighbours >= 2 && disagreeing == 0
         } else {
             fits_neighbours(candidates, pos, found)
         }
@@ -1669,7 +1677,7 @@ mod tests {
     }
 
     #[test]
-    fn a_cut_showing_the_table_s_colours_must_match_every_neighbour() {
+    fn a_cut_showing_the_table_s_colours_must_match_two_neighbours_or_more_one_unlike_the_table() {
         let cat = catalogue();
         let blank = Mat::new_rows_cols_with_default(
             16,
@@ -1688,14 +1696,17 @@ mod tests {
                 probability: 1.0,
             }],
             print: print.clone(),
+            table_coloured: false,
         };
         let city = |table_coloured| CutRead {
             found_at: Match {
                 fit: -0.2,
                 score: -20.0,
             },
-            tile: at(0, 0, "C"),
-            table_coloured,
+            tile: Located {
+                table_coloured,
+                ..at(0, 0, "C")
+            },
         };
         // C is city on every side, B (a cloister) field on every side.
         let one_of_two_wrong = [at(-1, 0, "B"), at(0, -1, "C")];
@@ -1703,8 +1714,18 @@ mod tests {
         assert!(!city(true).fits_neighbours(&one_of_two_wrong));
         let both_city = [at(-1, 0, "C"), at(0, -1, "C")];
         assert!(city(true).fits_neighbours(&both_city));
-        assert!(city(true).fits_neighbours(&both_city[..1]));
-        assert!(!city(true).fits_neighbours(&one_of_two_wrong[..1]));
+        // Beside one city side, as a patch of table beside the board.
+        assert!(city(false).fits_neighbours(&both_city[..1]));
+        assert!(!city(true).fits_neighbours(&both_city[..1]));
+        // Beside cuts that showed the table's colours alone, as a row of patches of table.
+        let like_the_table = |x, y| Located {
+            table_coloured: true,
+            ..at(x, y, "C")
+        };
+        let beside_two = [like_the_table(-1, 0), like_the_table(0, -1)];
+        assert!(city(false).fits_neighbours(&beside_two));
+        assert!(!city(true).fits_neighbours(&beside_two));
+        assert!(city(true).fits_neighbours(&[like_the_table(-1, 0), at(0, -1, "C")]));
     }
 
     #[test]
@@ -1730,6 +1751,7 @@ mod tests {
             quad: square(f64::from(x) * 100.0, f64::from(y) * 100.0),
             candidates: sure(name),
             print: print.clone(),
+            table_coloured: false,
         };
         // C is city on every side, B (a cloister) field on every side.
         let city = sure("C");
