@@ -1678,26 +1678,7 @@ mod tests {
 
     #[test]
     fn a_cut_showing_the_table_s_colours_must_match_two_neighbours_or_more_one_unlike_the_table() {
-        let cat = catalogue();
-        let blank = Mat::new_rows_cols_with_default(
-            16,
-            16,
-            opencv::core::CV_8UC3,
-            opencv::core::Scalar::all(0.0),
-        )
-        .unwrap();
-        let print = Print::cut(&blank, (0, 0), 16, None).unwrap();
-        let at = |x, y, name: &str| Located {
-            pos: Pos::new(x, y),
-            quad: square(f64::from(x) * 100.0, f64::from(y) * 100.0),
-            candidates: vec![Candidate {
-                tile: cat.tile_id(name).unwrap(),
-                rot: Rotation::R0,
-                probability: 1.0,
-            }],
-            print: print.clone(),
-            table_coloured: false,
-        };
+        let at = read_surely;
         let city = |table_coloured| CutRead {
             found_at: Match {
                 fit: -0.2,
@@ -1730,29 +1711,8 @@ mod tests {
 
     #[test]
     fn a_cell_may_disagree_with_one_of_several_neighbours_but_not_with_its_only_one() {
-        let cat = catalogue();
-        let blank = Mat::new_rows_cols_with_default(
-            16,
-            16,
-            opencv::core::CV_8UC3,
-            opencv::core::Scalar::all(0.0),
-        )
-        .unwrap();
-        let print = Print::cut(&blank, (0, 0), 16, None).unwrap();
-        let sure = |name: &str| {
-            vec![Candidate {
-                tile: cat.tile_id(name).unwrap(),
-                rot: Rotation::R0,
-                probability: 1.0,
-            }]
-        };
-        let at = |x, y, name: &str| Located {
-            pos: Pos::new(x, y),
-            quad: square(f64::from(x) * 100.0, f64::from(y) * 100.0),
-            candidates: sure(name),
-            print: print.clone(),
-            table_coloured: false,
-        };
+        let at = read_surely;
+        let sure = |name: &str| read_surely(0, 0, name).candidates;
         // C is city on every side, B (a cloister) field on every side.
         let city = sure("C");
         let origin = Pos::new(0, 0);
@@ -1776,6 +1736,28 @@ mod tests {
         assert!(fits_neighbours(&city, origin, &[doubtful.clone()]));
         doubtful.candidates[1].probability = PLAUSIBLE / 2.0;
         assert!(!fits_neighbours(&city, origin, &[doubtful]));
+    }
+
+    /// Tile `name` read surely (at rotation 0) in cell (x, y), 100 pixels a side.
+    fn read_surely(x: i32, y: i32, name: &str) -> Located {
+        let blank = Mat::new_rows_cols_with_default(
+            16,
+            16,
+            opencv::core::CV_8UC3,
+            opencv::core::Scalar::all(0.0),
+        )
+        .unwrap();
+        Located {
+            pos: Pos::new(x, y),
+            quad: square(f64::from(x) * 100.0, f64::from(y) * 100.0),
+            candidates: vec![Candidate {
+                tile: catalogue().tile_id(name).unwrap(),
+                rot: Rotation::R0,
+                probability: 1.0,
+            }],
+            print: Print::cut(&blank, (0, 0), 16, None).unwrap(),
+            table_coloured: false,
+        }
     }
 
     fn square(x: f64, y: f64) -> Quad {
