@@ -988,9 +988,10 @@ fn leap(
     let Some(grid) = board_grid(located)? else {
         return Ok(false);
     };
-    let cell_at = |pos: Pos| {
-        [(0, 0), (1, 0), (1, 1), (0, 1)]
-            .map(|(dx, dy)| apply_homography(&grid, [f64::from(pos.x + dx), f64::from(pos.y + dy)]))
+    // Cells beyond the board, touching no tile found and in view.
+    let open = |pos: Pos, located: &BTreeMap<Pos, Quad>| {
+        !Dir::ALL.iter().any(|&n| located.contains_key(&pos.step(n)))
+            && in_view(&grid_cell(&grid, pos), reader.frame)
     };
     let gaps: BTreeSet<Pos> = located
         .keys()
@@ -999,21 +1000,19 @@ fn leap(
         .collect();
     let mut added = false;
     for gap in gaps {
-        let cut = cell_at(gap);
-        if !in_view(&cut, reader.frame) || reader.read(gap, &cut)?.is_none() {
+        let cut = grid_cell(&grid, gap);
+        if !Dir::ALL.iter().any(|&d| open(gap.step(d), located))
+            || !in_view(&cut, reader.frame)
+            || reader.read(gap, &cut)?.is_none()
+        {
             continue;
         }
         for d in Dir::ALL {
             let beyond = gap.step(d);
-            let cut = cell_at(beyond);
-            if Dir::ALL
-                .iter()
-                .any(|&n| located.contains_key(&beyond.step(n)))
-                || !in_view(&cut, reader.frame)
-            {
+            if !open(beyond, located) {
                 continue;
             }
-            let Some(read) = reader.read(beyond, &cut)? else {
+            let Some(read) = reader.read(beyond, &grid_cell(&grid, beyond))? else {
                 continue;
             };
             if read.found_at.fit < SURE_FIT
@@ -1251,9 +1250,7 @@ fn regrid(
     };
     for k in 1..out.len() {
         let pos = out[k].pos;
-        let cell = [(0, 0), (1, 0), (1, 1), (0, 1)].map(|(dx, dy)| {
-            apply_homography(&grid, [f64::from(pos.x + dx), f64::from(pos.y + dy)])
-        });
+        let cell = grid_cell(&grid, pos);
         let (there, here) = (middle(&cell), middle(&out[k].quad));
         if (there[0] - here[0]).hypot(there[1] - here[1]) <= REGRID_OFF * side_px(&cell)
             || !in_view(&cell, reader.frame)
@@ -1308,6 +1305,12 @@ fn board_grid(found: &BTreeMap<Pos, Quad>) -> opencv::Result<Option<[[f64; 3]; 3
         return Ok(None);
     }
     Ok(Some(homography_of(&m)?))
+}
+
+/// Cell `pos`'s corners (NW, NE, SE, SW) on a `grid` from [`board_grid`].
+fn grid_cell(grid: &[[f64; 3]; 3], pos: Pos) -> Quad {
+    [(0, 0), (1, 0), (1, 1), (0, 1)]
+        .map(|(dx, dy)| apply_homography(grid, [f64::from(pos.x + dx), f64::from(pos.y + dy)]))
 }
 
 /// Fewest tiles (the start tile included) [`board_grid`] fits a grid to.
