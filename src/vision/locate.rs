@@ -1,12 +1,13 @@
 //! Board localisation: the start tile registers the grid at setup; a board is then read outwards
 //! from it, each tile found where its neighbours say it should be and refined by its own picture.
 
-use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::sync::Mutex;
 
 use opencv::core::{Mat, Point, Point2f, Vector, CV_8UC1};
 use opencv::imgproc;
 use opencv::prelude::*;
+use rayon::prelude::*;
 
 use super::figures::{Enrolment, FIGURE_SHARE};
 use super::outline::{fit_outline, outline_reach, push_side};
@@ -869,7 +870,7 @@ pub fn read_board(
         table,
         figures,
         recognizer,
-        cuts_read: RefCell::new(HashMap::new()),
+        cuts_read: Mutex::new(HashMap::new()),
     };
     // A picture that does not show the start tile where the calibration saw it (no board, a
     // camera moved far, a blurred or washed-out picture) has nothing to read from.
@@ -998,11 +999,33 @@ fn leap(
         .flat_map(|p| Dir::ALL.map(|d| p.step(d)))
         .filter(|p| !located.contains_key(p))
         .collect();
+    // The gaps, then the cells beyond those that show more than table, each read side by
+    // side (a tile found beyond one gap may close a cell beyond the next: read for nothing).
+    let gaps: Vec<Pos> = gaps
+        .into_iter()
+        .filter(|&gap| {
+            Dir::ALL.iter().any(|&d| open(gap.step(d), located))
+                && in_view(&grid_cell(&grid, gap), reader.frame)
+        })
+        .collect();
+    let cuts: Vec<(Pos, Quad)> = gaps.iter().map(|&p| (p, grid_cell(&grid, p))).collect();
+    reader.read_ahead(&cuts)?;
+    let mut beyond: Vec<(Pos, Quad)> = Vec::new();
+    for (gap, cut) in &cuts {
+        if reader.read(*gap, cut)?.is_some() {
+            beyond.extend(
+                Dir::ALL
+                    .map(|d| gap.step(d))
+                    .into_iter()
+                    .filter(|&p| open(p, located))
+                    .map(|p| (p, grid_cell(&grid, p))),
+            );
+        }
+    }
+    reader.read_ahead(&beyond)?;
     let mut added = false;
-    for gap in gaps {
-        let cut = grid_cell(&grid, gap);
+    for (gap, cut) in cuts {
         if !Dir::ALL.iter().any(|&d| open(gap.step(d), located))
-            || !in_view(&cut, reader.frame)
             || reader.read(gap, &cut)?.is_none()
         {
             continue;
@@ -1115,22 +1138,74 @@ struct CellReader<'a> {
     recognizer: &'a TileRecognizer,
     /// Every cut read so far, by cell and corners: the board's second growth pass cuts the
     /// cells the first left again, often at the same corners, and such a cut reads the same.
-    cuts_read: RefCell<HashMap<CutKey, Option<CutRead>>>,
+    /// Locked so that the threads reading cuts side by side ([`Self::read_ahead`]) may share
+    /// the reader.
+    cuts_read: Mutex<HashMap<CutKey, Option<CutRead>>>,
 }
 
 /// A cut of a cell: the cell and its corners' bits.
 type CutKey = (Pos, [[u64; 2]; 4]);
 
+fn cut_key(pos: Pos, quad: &Quad) -> CutKey {
+    (pos, quad.map(|p| p.map(f64::to_bits)))
+}
+
 impl CellReader<'_> {
     /// The cell at `pos` cut at `quad` read ([`read_cut`]), once for each cut.
     fn read(&self, pos: Pos, quad: &Quad) -> opencv::Result<Option<CutRead>> {
-        let key = (pos, quad.map(|p| p.map(f64::to_bits)));
-        let known = self.cuts_read.borrow().get(&key).cloned();
-        if let Some(known) = known {
+        if let Some(known) = self.known(pos, quad) {
             return Ok(known);
         }
+        let cut = self.read_afresh(pos, quad)?;
+        self.remember(pos, quad, cut.clone());
+        Ok(cut)
+    }
+
+    /// Reads those of `cuts` not read yet side by side, on every core, for [`Self::read`] to
+    /// find: a cut reads the same whenever it is read.
+    fn read_ahead(&self, cuts: &[(Pos, Quad)]) -> opencv::Result<()> {
+        let mut fresh: Vec<(Pos, Quad)> = Vec::new();
+        for &(pos, quad) in cuts {
+            if !self.is_known(pos, &quad) && !fresh.contains(&(pos, quad)) {
+                fresh.push((pos, quad));
+            }
+        }
+        if fresh.len() < 2 {
+            return fresh
+                .iter()
+                .try_for_each(|(pos, quad)| self.read(*pos, quad).map(drop));
+        }
+        let reads: Vec<opencv::Result<Option<CutRead>>> = fresh
+            .par_iter()
+            .map(|(pos, quad)| self.read_afresh(*pos, quad))
+            .collect();
+        for ((pos, quad), cut) in fresh.iter().zip(reads) {
+            self.remember(*pos, quad, cut?);
+        }
+        Ok(())
+    }
+
+    /// The read of the cell at `pos` cut at `quad`, if it was read.
+    fn known(&self, pos: Pos, quad: &Quad) -> Option<Option<CutRead>> {
+        self.cuts_read().get(&cut_key(pos, quad)).cloned()
+    }
+
+    fn is_known(&self, pos: Pos, quad: &Quad) -> bool {
+        self.cuts_read().contains_key(&cut_key(pos, quad))
+    }
+
+    fn remember(&self, pos: Pos, quad: &Quad, cut: Option<CutRead>) {
+        self.cuts_read().insert(cut_key(pos, quad), cut);
+    }
+
+    fn cuts_read(&self) -> std::sync::MutexGuard<'_, HashMap<CutKey, Option<CutRead>>> {
+        self.cuts_read.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The cell at `pos` cut at `quad` read ([`read_cut`]), whether read before or not.
+    fn read_afresh(&self, pos: Pos, quad: &Quad) -> opencv::Result<Option<CutRead>> {
         let rise = self.viewpoint.map_or([0.0, 0.0], |v| v.rise_at_cell(pos));
-        let cut = read_cut(
+        read_cut(
             self.frame,
             pos,
             quad,
@@ -1138,9 +1213,7 @@ impl CellReader<'_> {
             &self.table,
             self.figures.map(|e| (e, rise)),
             self.recognizer,
-        )?;
-        self.cuts_read.borrow_mut().insert(key, cut.clone());
-        Ok(cut)
+        )
     }
 
     /// The tile at `pos` and its [`Match::score`], from where the tiles `located` so far predict
@@ -1206,20 +1279,24 @@ fn settle(
     out: &mut [Located],
     scores: &mut HashMap<Pos, f64>,
 ) -> opencv::Result<()> {
+    // Where each tile's neighbours predict it, read side by side: a tile settled elsewhere
+    // moves the cuts of those after it beside it, and only those are read again.
+    let cuts: Vec<(Pos, Quad)> = out[1..]
+        .iter()
+        .filter_map(|tile| Some((tile.pos, settle_cut(reader, located, tile)?)))
+        .filter(|(_, quad)| in_view(quad, reader.frame))
+        .collect();
+    reader.read_ahead(&cuts)?;
     for k in 1..out.len() {
         let pos = out[k].pos;
         let Some(&first) = scores.get(&pos) else {
             continue;
         };
-        let mut others = located.clone();
-        others.remove(&pos);
-        let Some(predicted) = predict_in_read(&others, pos, reader.pose.as_ref()) else {
-            continue;
-        };
-        let (now, then) = (middle(&predicted), middle(&out[k].quad));
-        if (now[0] - then[0]).hypot(now[1] - then[1]) < SETTLE_OFF * side_px(&predicted) {
+        if settle_cut(reader, located, &out[k]).is_none() {
             continue;
         }
+        let mut others = located.clone();
+        others.remove(&pos);
         if let Some((score, found)) = reader.read_cell(pos, MIN_FIT, &others, out)? {
             if score > first {
                 located.insert(pos, found.quad);
@@ -1229,6 +1306,17 @@ fn settle(
         }
     }
     Ok(())
+}
+
+/// Where the other tiles `located` predict `tile`'s cell, if that lies more than
+/// [`SETTLE_OFF`] of a side from where it was found ([`settle`]).
+fn settle_cut(reader: &CellReader, located: &BTreeMap<Pos, Quad>, tile: &Located) -> Option<Quad> {
+    let mut others = located.clone();
+    others.remove(&tile.pos);
+    let predicted = predict_in_read(&others, tile.pos, reader.pose.as_ref())?;
+    let (now, then) = (middle(&predicted), middle(&tile.quad));
+    ((now[0] - then[0]).hypot(now[1] - then[1]) >= SETTLE_OFF * side_px(&predicted))
+        .then_some(predicted)
 }
 
 /// Cuts each tile found again where a grid fitted to the whole board puts its cell
@@ -1248,15 +1336,20 @@ fn regrid(
     let Some(grid) = board_grid(located)? else {
         return Ok(());
     };
-    for k in 1..out.len() {
+    // The cells each read once, where the grid puts them, side by side.
+    let cells: Vec<(usize, Quad)> = (1..out.len())
+        .filter_map(|k| {
+            let cell = grid_cell(&grid, out[k].pos);
+            let (there, here) = (middle(&cell), middle(&out[k].quad));
+            ((there[0] - here[0]).hypot(there[1] - here[1]) > REGRID_OFF * side_px(&cell)
+                && in_view(&cell, reader.frame))
+            .then_some((k, cell))
+        })
+        .collect();
+    let cuts: Vec<(Pos, Quad)> = cells.iter().map(|&(k, cell)| (out[k].pos, cell)).collect();
+    reader.read_ahead(&cuts)?;
+    for (k, cell) in cells {
         let pos = out[k].pos;
-        let cell = grid_cell(&grid, pos);
-        let (there, here) = (middle(&cell), middle(&out[k].quad));
-        if (there[0] - here[0]).hypot(there[1] - here[1]) <= REGRID_OFF * side_px(&cell)
-            || !in_view(&cell, reader.frame)
-        {
-            continue;
-        }
         let Some(cut) = reader.read(pos, &cell)? else {
             continue;
         };
