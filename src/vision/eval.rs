@@ -223,8 +223,8 @@ pub fn evaluate(
     let mut boards = BoardReport::default();
     for sample in samples {
         let sample = sample?;
-        read_tiles(&sample, &recognizer, &mut tiles)?;
-        read_whole_board(&sample, &recognizer, &mut boards)?;
+        let hiding = read_tiles(&sample, &recognizer, &mut tiles)?;
+        read_whole_board(&sample, hiding, &recognizer, &mut boards)?;
     }
     tiles.tile_ms.sort_by(f64::total_cmp);
     tiles.confusions.sort_by_key(|c| std::cmp::Reverse(c.1));
@@ -291,7 +291,7 @@ fn read_tiles(
     sample: &Sample,
     recognizer: &TileRecognizer,
     report: &mut TileReport,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<bool> {
     let cat = catalogue();
     let conditions = &sample.conditions;
     let cam = &sample.truth.camera;
@@ -523,7 +523,7 @@ fn read_tiles(
         report.boards_right_with_rules += 1;
         report.clear_boards_right_with_rules += usize::from(!hiding);
     }
-    Ok(())
+    Ok(hiding)
 }
 
 /// What a full read (no ground truth used) measured.
@@ -553,6 +553,10 @@ pub struct BoardReport {
     pub right_by_error: [(usize, usize); 3],
     /// Boards read exactly right (every tile found, none extra, all right).
     pub boards_right: usize,
+    /// Boards with a shield wholly under a figure ([`TileReport::boards_hiding_shields`]).
+    pub boards_hiding_shields: usize,
+    /// Boards with no shield wholly under a figure read exactly right.
+    pub clear_boards_right: usize,
     /// Tiles read where the board read reads a cut, but cut at their true corners
     /// ([`read_at`]), and of those the ones right after the rules priors: the reading alone,
     /// without the placing.
@@ -581,7 +585,9 @@ impl BoardReport {
              | type + rotation right (all tiles, one not found counts wrong) | {:.2} % |\n\
              | tile corner error, median / 95th percentile | {:.3} / {:.3} tile |\n\
              | tile centre error, median / 95th percentile | {:.3} / {:.3} tile |\n\
-             | whole board right | {:.1} % |\n| median time per board | {:.0} ms |\n\
+             | whole board right | {:.1} % |\n\
+             | whole board right, boards hiding no shield | {:.1} % |\n\
+             | median time per board | {:.0} ms |\n\
              | type + rotation right, tiles cut at their true corners (rules priors) | {:.2} % |\n\
              | tile centre moved by the read from the true corners, median / 95th percentile \
              | {:.3} / {:.3} tile |\n\n\
@@ -598,6 +604,10 @@ impl BoardReport {
             median(&self.centre_error),
             p95(&self.centre_error),
             pct(self.boards_right, self.images),
+            pct(
+                self.clear_boards_right,
+                self.images - self.boards_hiding_shields
+            ),
             median(&self.board_ms),
             pct(self.at_truth.1, self.at_truth.0),
             median(&self.at_truth_drift),
@@ -639,12 +649,14 @@ fn error_band(corner_error: f64) -> usize {
 /// nothing from the ground truth.
 fn read_whole_board(
     sample: &Sample,
+    hiding_shield: bool,
     recognizer: &TileRecognizer,
     report: &mut BoardReport,
 ) -> anyhow::Result<()> {
     let cat = catalogue();
     let tileset = cat.set("base").expect("the base set");
     report.images += 1;
+    report.boards_hiding_shields += usize::from(hiding_shield);
     let truth = &sample.truth;
     let tile_px = |c: &[[f64; 2]; 4]| (c[1][0] - c[0][0]).hypot(c[1][1] - c[0][1]);
     let started = Instant::now();
@@ -718,6 +730,7 @@ fn read_whole_board(
     report.phantom += phantoms;
     if exact && phantoms == 0 {
         report.boards_right += 1;
+        report.clear_boards_right += usize::from(!hiding_shield);
     }
     read_at_truth(
         sample,
@@ -826,6 +839,24 @@ mod tests {
             "{table}"
         );
         assert!(table.contains("| over 0.1 tile | 0 | 0.00 % |"), "{table}");
+    }
+
+    #[test]
+    fn whole_boards_are_also_counted_among_the_boards_hiding_no_shield() {
+        let report = BoardReport {
+            images: 10,
+            boards_right: 6,
+            boards_hiding_shields: 3,
+            clear_boards_right: 6,
+            ..BoardReport::default()
+        };
+        let table = report.table();
+        assert!(table.contains("| whole board right | 60.0 % |"), "{table}");
+        // 6 of the 7 boards hiding no shield.
+        assert!(
+            table.contains("| whole board right, boards hiding no shield | 85.7 % |"),
+            "{table}"
+        );
     }
 
     #[test]
