@@ -1,6 +1,6 @@
 //! Vision speed: the hand/arm (occlusion) mask of a 1080p frame of a mid-game table with an arm
 //! reaching in, against the last still picture before it; and a whole board of the evaluation
-//! data set (1080p, 30–70 tiles) read from its start tile.
+//! data set (1080p, 30–70 tiles) read from its start tile, on every core and on one.
 
 use std::hint::black_box;
 
@@ -85,13 +85,19 @@ fn board_1080p(c: &mut Criterion) {
     );
     let mut group = c.benchmark_group("board");
     group.sample_size(20);
-    group.bench_function(
-        format!(
-            "1080p board of {} tiles, read with rules priors",
-            sample.truth.tiles.len()
-        ),
-        |b| b.iter(|| black_box(read())),
+    let name = format!(
+        "1080p board of {} tiles, read with rules priors",
+        sample.truth.tiles.len()
     );
+    group.bench_function(&name, |b| b.iter(|| black_box(read())));
+    // The same on one core: what reading cuts side by side gains.
+    let one_core = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    group.bench_function(format!("{name}, one core"), |b| {
+        b.iter(|| black_box(one_core.install(read)))
+    });
     group.finish();
 }
 
