@@ -9,7 +9,7 @@ use super::edges::{edge_kinds, EdgeEvidence};
 use super::pennant::ShieldMap;
 use super::standing::Figures;
 use super::terrain::{expected_grid, ClassMap, ColourModel, TerrainGrid};
-use crate::rules::{EdgeKind, Rotation, TileId, TileSet};
+use crate::rules::{catalogue, EdgeKind, FeatureKind, Rotation, TileId, TileSet};
 
 /// Evidence on the window (x, y, side pixels) of a patch.
 type Window<T> = (T, usize, usize, usize);
@@ -79,16 +79,18 @@ impl TileRecognizer {
     pub fn recognize(&self, patch: &Mat, model: &ColourModel) -> opencv::Result<Vec<Candidate>> {
         let map = ClassMap::new(patch, model, None)?;
         let side = map.width().min(map.height());
-        let shields = ShieldMap::new(patch, None, model.light_balance())?
-            .with_city_print(model.shield_blob(), model.roof_blue());
+        let shields = || {
+            Ok(ShieldMap::new(patch, None, model.light_balance())?
+                .with_city_print(model.shield_blob(), model.roof_blue()))
+        };
         let edges = EdgeEvidence::observe(&map, 0, 0, side).with_road_full(model.road_full());
-        Ok(self.rank_with(
+        self.rank_with(
             &self.looks(model),
             &map.grid(0, 0, side),
             Some(&edges),
             Some((&shields, 0, 0, side)),
             None,
-        ))
+        )
     }
 
     /// Reads a tile that may lie a little off its cell: `patch` shows the cell with `margin`
@@ -212,10 +214,12 @@ impl TileRecognizer {
             .map(|&k| similarity(&observed, &looks[k]))
             .fold(f64::MIN, f64::max);
         let fit = fitted / f64::from(seen.max(1.0));
-        let shields = ShieldMap::new(patch, unseen, model.light_balance())?
-            .with_city_print(model.shield_blob(), model.roof_blue())
-            .seen_at(tile_px)
-            .with_peeks(figures)?;
+        let shields = || {
+            ShieldMap::new(patch, unseen, model.light_balance())?
+                .with_city_print(model.shield_blob(), model.roof_blue())
+                .seen_at(tile_px)
+                .with_peeks(figures)
+        };
         let edges =
             EdgeEvidence::observe(&map, best.1, best.2, side).with_road_full(model.road_full());
         let from_mask = match standing {
@@ -230,7 +234,7 @@ impl TileRecognizer {
             standing
                 .or(from_mask.as_ref())
                 .map(|f| (f, best.1, best.2, side)),
-        );
+        )?;
         Ok((ranked, shift, Match { fit, score: best.0 }))
     }
 
@@ -264,12 +268,6 @@ impl TileRecognizer {
         );
         *cache = Some((*mix, looks.clone()));
         looks
-    }
-
-    /// Every candidate for an observed terrain grid, most likely first.
-    pub fn rank(&self, observed: &TerrainGrid) -> Vec<Candidate> {
-        let raw: Vec<TerrainGrid> = self.templates.iter().map(|t| t.2.clone()).collect();
-        self.rank_with(&raw, observed, None, None, None)
     }
 
     /// The [`SHORTLIST`] templates (indices) whose readings [`Self::rank_with`] would rank
@@ -308,17 +306,19 @@ impl TileRecognizer {
         best.into_iter().map(|(_, k)| k).collect()
     }
 
-    /// Like [`TileRecognizer::rank`], with what the sides show, and the pennant detector's
-    /// evidence and where figures stand ([`Figures`]) on the window (x, y, side) of the patch,
-    /// for the readings that are in the running.
+    /// Every candidate for an observed terrain grid (matched against `looks`, the templates as
+    /// a colour model sees them), most likely first; with what the sides show, and the pennant
+    /// detector's evidence and where figures stand ([`Figures`]) on the window (x, y, side) of
+    /// the patch, for the readings that are in the running. The pennant detector's map is
+    /// made only where a reading in the running has a city.
     fn rank_with(
         &self,
         looks: &[TerrainGrid],
         observed: &TerrainGrid,
         edges: Option<&EdgeEvidence>,
-        shields: Option<Window<&ShieldMap>>,
+        shields: Option<Window<&dyn Fn() -> opencv::Result<ShieldMap>>>,
         standing: Option<Window<&Figures>>,
-    ) -> Vec<Candidate> {
+    ) -> opencv::Result<Vec<Candidate>> {
         let observed = Observed::of(observed);
         let mut scores: Vec<f64> = looks
             .iter()
@@ -329,8 +329,15 @@ impl TileRecognizer {
                 similarity(&observed, g) * self.sharpness + p + EDGE_WEIGHT * sides
             })
             .collect();
-        if let Some((map, x, y, side)) = shields {
-            self.add_in_running(&mut scores, |t, r| map.log_likelihood(t, r, x, y, side));
+        if let Some((shields, x, y, side)) = shields {
+            let has_city = |t: TileId| {
+                let features = &catalogue().tile(t).features;
+                features.iter().any(|f| f.kind == FeatureKind::City)
+            };
+            if self.any_in_running(&scores, has_city) {
+                let map = shields()?;
+                self.add_in_running(&mut scores, |t, r| map.log_likelihood(t, r, x, y, side));
+            }
         }
         if let Some((figures, x, y, side)) = standing {
             self.add_in_running(&mut scores, |t, r| {
@@ -351,7 +358,17 @@ impl TileRecognizer {
             })
             .collect();
         out.sort_by(|a, b| b.probability.total_cmp(&a.probability));
-        out
+        Ok(out)
+    }
+
+    /// Whether some reading in the running (within [`IN_THE_RUNNING`] of the best) is of a
+    /// tile `that` holds for.
+    fn any_in_running(&self, scores: &[f64], that: impl Fn(TileId) -> bool) -> bool {
+        let top = scores.iter().copied().fold(f64::MIN, f64::max);
+        scores
+            .iter()
+            .zip(&self.templates)
+            .any(|(s, (tile, _, _))| *s > top - IN_THE_RUNNING && that(*tile))
     }
 
     /// Adds `evidence(tile, rot)` to the scores of the readings in the running (within
