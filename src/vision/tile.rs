@@ -87,8 +87,8 @@ impl TileRecognizer {
         self.rank_with(
             &self.looks(model),
             &map.grid(0, 0, side),
-            Some(&edges),
-            Some((&shields, 0, 0, side)),
+            &edges,
+            (&shields, 0, 0, side),
             None,
         )
     }
@@ -229,8 +229,8 @@ impl TileRecognizer {
         let ranked = self.rank_with(
             &looks,
             &grid,
-            Some(&edges),
-            Some((&shields, best.1, best.2, side)),
+            &edges,
+            (&shields, best.1, best.2, side),
             standing
                 .or(from_mask.as_ref())
                 .map(|f| (f, best.1, best.2, side)),
@@ -315,8 +315,8 @@ impl TileRecognizer {
         &self,
         looks: &[TerrainGrid],
         observed: &TerrainGrid,
-        edges: Option<&EdgeEvidence>,
-        shields: Option<Window<&dyn Fn() -> opencv::Result<ShieldMap>>>,
+        edges: &EdgeEvidence,
+        (shields, x, y, side): Window<&dyn Fn() -> opencv::Result<ShieldMap>>,
         standing: Option<Window<&Figures>>,
     ) -> opencv::Result<Vec<Candidate>> {
         let observed = Observed::of(observed);
@@ -325,19 +325,17 @@ impl TileRecognizer {
             .zip(&self.edges)
             .zip(&self.log_prior)
             .map(|((g, sides), p)| {
-                let sides = edges.map_or(0.0, |e| e.log_likelihood(sides));
+                let sides = edges.log_likelihood(sides);
                 similarity(&observed, g) * self.sharpness + p + EDGE_WEIGHT * sides
             })
             .collect();
-        if let Some((shields, x, y, side)) = shields {
-            let has_city = |t: TileId| {
-                let features = &catalogue().tile(t).features;
-                features.iter().any(|f| f.kind == FeatureKind::City)
-            };
-            if self.any_in_running(&scores, has_city) {
-                let map = shields()?;
-                self.add_in_running(&mut scores, |t, r| map.log_likelihood(t, r, x, y, side));
-            }
+        let has_city = |t: TileId| {
+            let features = &catalogue().tile(t).features;
+            features.iter().any(|f| f.kind == FeatureKind::City)
+        };
+        if self.any_in_running(&scores, has_city) {
+            let map = shields()?;
+            self.add_in_running(&mut scores, |t, r| map.log_likelihood(t, r, x, y, side));
         }
         if let Some((figures, x, y, side)) = standing {
             self.add_in_running(&mut scores, |t, r| {
