@@ -506,8 +506,8 @@ pub struct Located {
     pub candidates: Vec<Candidate>,
     /// Its print as found.
     pub print: Print,
-    /// Whether most of its cut showed the table's colours ([`CellShows::TableColours`]).
-    pub table_coloured: bool,
+    /// What the middle of its cut showed: a tile, or mostly the table's colours.
+    pub shows: CellShows,
 }
 
 /// What a cell is predicted to look like from a located neighbour in direction `d` of it.
@@ -909,7 +909,7 @@ pub fn read_board(
             probability: 1.0,
         }],
         print: start_print,
-        table_coloured: false,
+        shows: CellShows::Tile,
     }];
     located.insert(Pos::new(0, 0), *start);
     let mut scores: HashMap<Pos, f64> = HashMap::new();
@@ -1039,7 +1039,7 @@ fn leap(
                 continue;
             };
             if read.found_at.fit < SURE_FIT
-                || read.tile.table_coloured
+                || read.tile.shows != CellShows::Tile
                 || overlaps(&read.tile.quad, located)
             {
                 continue;
@@ -1467,7 +1467,7 @@ fn read_cut(
             quad: shifted_quad(&to_patch, MARGIN_PX, shift),
             candidates,
             print,
-            table_coloured: shows == CellShows::TableColours,
+            shows,
         },
     }))
 }
@@ -1550,22 +1550,24 @@ fn disagreeing_neighbours(candidates: &[Candidate], pos: Pos, found: &[Located])
 
 impl CutRead {
     /// Whether its tile can lie beside the tiles `found` ([`fits_neighbours`]). A cut showing
-    /// mostly the table's colours must match every one, of two or more, one of which does not
-    /// show them: a patch of table, read as a city, matches any city side beside it, and a row
-    /// of such patches each other (a wooden table's stripes beside the brown cities of a
+    /// mostly the table's colours must match every one, of two or more (three or more where it
+    /// showed hardly anything else, [`CellShows::MostlyTable`]), one of which does not show
+    /// them: a patch of table, read as a city, matches any city side beside it, and a row of
+    /// such patches each other (a wooden table's stripes beside the brown cities of a
     /// simulated style). A city tile so read beside its only neighbour is found once the board
     /// leaps over it ([`leap`]).
     fn fits_neighbours(&self, found: &[Located]) -> bool {
         let (candidates, pos) = (&self.tile.candidates, self.tile.pos);
-        if self.tile.table_coloured {
-            let unlike_the_table = found
-                .iter()
-                .any(|l| !l.table_coloured && Dir::ALL.iter().any(|&d| l.pos == pos.step(d)));
-            let (neighbours, disagreeing) = disagreeing_neighbours(candidates, pos, found);
-            unlike_the_table && neighbours >= 2 && disagreeing == 0
-        } else {
-            fits_neighbours(candidates, pos, found)
-        }
+        let least = match self.tile.shows {
+            CellShows::Tile => return fits_neighbours(candidates, pos, found),
+            CellShows::TableColours => 2,
+            CellShows::MostlyTable | CellShows::Table => ENCLOSED,
+        };
+        let unlike_the_table = found
+            .iter()
+            .any(|l| l.shows == CellShows::Tile && Dir::ALL.iter().any(|&d| l.pos == pos.step(d)));
+        let (neighbours, disagreeing) = disagreeing_neighbours(candidates, pos, found);
+        unlike_the_table && neighbours >= least && disagreeing == 0
     }
 }
 
@@ -1577,6 +1579,9 @@ pub enum CellShows {
     /// Up to [`TABLE_IN_CITY`] of table: the table, or a city whose print (red roofs, some
     /// editions' brown) passes for a wooden or red-checked table.
     TableColours,
+    /// Up to [`TABLE_IN_ENCLOSED`] of table: the table, or a tile all city whose roofs pass
+    /// for a wooden table, which only tiles on three sides or more can tell.
+    MostlyTable,
     /// More table.
     Table,
 }
@@ -1590,6 +1595,15 @@ const TABLE_IN_TILE: f64 = 0.7;
 /// data sets), bare table mostly over 0.95; let in above 0.8, cells of table beside the board
 /// began to read as tiles.
 const TABLE_IN_CITY: f64 = 0.8;
+
+/// The largest share of table pixels in a cell tiles enclose on three sides or more that may
+/// still show a tile: a tile all city (red roofs) on a wooden table shows up to some 0.89
+/// (`eval vision` art data sets).
+const TABLE_IN_ENCLOSED: f64 = 0.9;
+
+/// The fewest tiles beside a cell showing [`CellShows::MostlyTable`] for it to be read: bare
+/// table beside a corner of the board shows as much, between three tiles seldom.
+const ENCLOSED: usize = 3;
 
 /// What the middle of a cell patch (cut with `MARGIN_PX`) shows, by the share of its pixels
 /// that show table (nearer the table's colours, or a mix of them as grain shades from one to
@@ -1636,7 +1650,7 @@ pub fn what_cell_shows(
         let p = [bytes[3 * k], bytes[3 * k + 1], bytes[3 * k + 2]];
         if blend_distance2(p, table) < model.nearest_distance2(p) {
             table_px += 1;
-            if share(table_px) > TABLE_IN_CITY {
+            if share(table_px) > TABLE_IN_ENCLOSED {
                 return Ok(CellShows::Table);
             }
         } else {
@@ -1646,7 +1660,11 @@ pub fn what_cell_shows(
             }
         }
     }
-    Ok(CellShows::TableColours)
+    Ok(if share(table_px) > TABLE_IN_CITY {
+        CellShows::MostlyTable
+    } else {
+        CellShows::TableColours
+    })
 }
 
 /// Whether the middle of a cell patch shows more table than a tile surely does
@@ -1763,7 +1781,9 @@ mod tests {
         };
         let shows = |share| what_cell_shows(&cell(share), &model, &table, None, None).unwrap();
         assert_eq!(shows(0.0), CellShows::Table);
-        assert_eq!(shows(0.1), CellShows::Table);
+        assert_eq!(shows(0.05), CellShows::Table);
+        // A tile all city, or bare table: only tiles around it can tell.
+        assert_eq!(shows(0.15), CellShows::MostlyTable);
         // A city tile of red roofs, with a little field and wall showing: doubtful.
         assert_eq!(shows(0.25), CellShows::TableColours);
         assert_eq!(shows(0.5), CellShows::Tile);
@@ -1775,13 +1795,17 @@ mod tests {
     #[test]
     fn a_cut_showing_the_table_s_colours_must_match_two_neighbours_or_more_one_unlike_the_table() {
         let at = read_surely;
-        let city = |table_coloured| CutRead {
+        let city = |table_coloured: bool| CutRead {
             found_at: Match {
                 fit: -0.2,
                 score: -20.0,
             },
             tile: Located {
-                table_coloured,
+                shows: if table_coloured {
+                    CellShows::TableColours
+                } else {
+                    CellShows::Tile
+                },
                 ..at(0, 0, "C")
             },
         };
@@ -1796,13 +1820,36 @@ mod tests {
         assert!(!city(true).fits_neighbours(&both_city[..1]));
         // Beside cuts that showed the table's colours alone, as a row of patches of table.
         let like_the_table = |x, y| Located {
-            table_coloured: true,
+            shows: CellShows::TableColours,
             ..at(x, y, "C")
         };
         let beside_two = [like_the_table(-1, 0), like_the_table(0, -1)];
         assert!(city(false).fits_neighbours(&beside_two));
         assert!(!city(true).fits_neighbours(&beside_two));
         assert!(city(true).fits_neighbours(&[like_the_table(-1, 0), at(0, -1, "C")]));
+    }
+
+    #[test]
+    fn a_cut_showing_hardly_anything_but_the_table_s_colours_must_match_three_neighbours() {
+        let at = read_surely;
+        let all_city = CutRead {
+            found_at: Match {
+                fit: -0.2,
+                score: -20.0,
+            },
+            tile: Located {
+                shows: CellShows::MostlyTable,
+                ..at(0, 0, "C")
+            },
+        };
+        // Beside a corner of the board, as bare table is.
+        assert!(!all_city.fits_neighbours(&[at(-1, 0, "C"), at(0, -1, "C")]));
+        // Between three city sides.
+        let three = [at(-1, 0, "C"), at(0, -1, "C"), at(1, 0, "C")];
+        assert!(all_city.fits_neighbours(&three));
+        // Unless one of them disagrees (B, a cloister, is field on every side).
+        let one_wrong = [at(-1, 0, "C"), at(0, -1, "B"), at(1, 0, "C")];
+        assert!(!all_city.fits_neighbours(&one_wrong));
     }
 
     #[test]
@@ -1852,7 +1899,7 @@ mod tests {
                 probability: 1.0,
             }],
             print: Print::cut(&blank, (0, 0), 16, None).unwrap(),
-            table_coloured: false,
+            shows: CellShows::Tile,
         }
     }
 
