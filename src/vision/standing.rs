@@ -8,7 +8,7 @@ use opencv::core::Mat;
 use opencv::imgproc;
 
 use super::figures::{Blob, Parts};
-use super::meeples::{pose, standing_foot};
+use super::meeples::{lying_middle, pose, standing_foot};
 use super::rectify::INSET;
 use super::terrain::label_at;
 use crate::geometry::{TileShape, LABEL_RES};
@@ -33,10 +33,12 @@ const STRAY_TOLD: f64 = 0.1;
 /// Where a standing figure's foot is, from the top of its blob down (as [`super::figures`]).
 const FOOT: f64 = 0.85;
 
-/// A figure in a patch: its middle, its foot (patch pixels) and whether it lies, if told.
+/// A figure in a patch: its middle, its foot, where it lies if it is a farmer (patch pixels)
+/// and whether it lies, if told.
 struct Spot {
     centre: [f64; 2],
     foot: [f64; 2],
+    lies_at: [f64; 2],
     lying: Option<bool>,
 }
 
@@ -57,6 +59,7 @@ impl Figures {
             spots.push(Spot {
                 centre,
                 foot: [centre[0], top + FOOT * height],
+                lies_at: centre,
                 lying: None,
             });
         }
@@ -72,6 +75,7 @@ impl Figures {
             .map(|b| Spot {
                 centre: b.centroid,
                 foot: standing_foot(b, rise),
+                lies_at: lying_middle(b, rise),
                 lying: pose(b, rise),
             })
             .collect();
@@ -106,7 +110,11 @@ impl Figures {
         let cells = (LABEL_RES * LABEL_RES) as f32;
         let mut total = 0.0;
         for spot in &self.spots {
-            let (centre, foot) = (to_tile(spot.centre), to_tile(spot.foot));
+            let (centre, foot, lies_at) = (
+                to_tile(spot.centre),
+                to_tile(spot.foot),
+                to_tile(spot.lies_at),
+            );
             let inside = |p: [f32; 2]| p.iter().all(|c| (0.0..=1.0).contains(c));
             if !inside(centre) || !inside(foot) {
                 continue;
@@ -136,7 +144,7 @@ impl Figures {
                 .map(|(i, f)| {
                     // A monk stands on the cloister's building, which the foot is seen near.
                     let (at, reach) = match f.kind {
-                        FeatureKind::Field => (centre, REACH),
+                        FeatureKind::Field => (lies_at, REACH),
                         FeatureKind::Cloister => (foot, REACH / 2.0),
                         _ => (foot, REACH),
                     };
@@ -153,5 +161,47 @@ impl Figures {
             total += (f64::from(likelihood) + stray).ln();
         }
         total
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A figure's blob, not told standing or lying, with its middle at tile point `at` of a
+    /// cut with an 8-pixel margin ([`Figures::log_likelihood`]'s window 8, 8, 64).
+    fn blob_at(at: [f64; 2]) -> Blob {
+        let px = |v: f64| 8.0 + (v - INSET) * 64.0 / (1.0 - 2.0 * INSET);
+        Blob {
+            colour: 0,
+            centroid: [px(at[0]), px(at[1])],
+            cut_below: false,
+            area: 300,
+            spread: None,
+        }
+    }
+
+    #[test]
+    fn a_farmer_seen_at_an_angle_lies_in_the_field_its_blob_reaches_beyond() {
+        // R turned north: city on three sides, a narrow field along the south edge. A farmer
+        // lying there, seen from the south, shows reaching north into the city: its blob's
+        // middle lies just inside the city.
+        let r = catalogue().tile_id("R").unwrap();
+        let blob = blob_at([0.5, 0.7]);
+        let likelihood = |rise| {
+            Figures::from_blobs(std::slice::from_ref(&blob), rise).log_likelihood(
+                r,
+                Rotation::R0,
+                8,
+                8,
+                64,
+            )
+        };
+        let from_above = likelihood([0.0, 0.0]);
+        let at_an_angle = likelihood([0.0, -0.5]);
+        assert!(
+            at_an_angle > from_above + 0.5,
+            "from the south {at_an_angle}, from above {from_above}"
+        );
     }
 }
