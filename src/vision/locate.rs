@@ -1473,25 +1473,32 @@ fn read_cut(
 }
 
 /// Whether a tile found at `quad` would lie over a tile already found: their middles nearer
-/// than [`APART`] of a tile side (neighbours' middles are a side apart, give or take how far
-/// each lies off its cell). Busy print far from the start tile can fit a cut half a tile off.
+/// than [`APART`] of a tile side, measured along the quad's own sides (neighbours' middles are a
+/// side apart, give or take how far each lies off its cell; seen at a slant, a tile shows much
+/// shorter one way than the other). Busy print far from the start tile can fit a cut half a
+/// tile off.
 fn overlaps(quad: &Quad, found: &BTreeMap<Pos, Quad>) -> bool {
-    let middle = |q: &Quad| {
-        [
-            q.iter().map(|p| p[0]).sum::<f64>() / 4.0,
-            q.iter().map(|p| p[1]).sum::<f64>() / 4.0,
-        ]
-    };
-    let side = |q: &Quad| {
-        (0..4)
-            .map(|k| (q[(k + 1) % 4][0] - q[k][0]).hypot(q[(k + 1) % 4][1] - q[k][1]))
-            .sum::<f64>()
-            / 4.0
-    };
-    let (m, s) = (middle(quad), side(quad));
+    let [nw, ne, se, sw] = *quad;
+    // The quad's sides as axes: one tile along each.
+    let across = [
+        (ne[0] - nw[0] + se[0] - sw[0]) / 2.0,
+        (ne[1] - nw[1] + se[1] - sw[1]) / 2.0,
+    ];
+    let down = [
+        (sw[0] - nw[0] + se[0] - ne[0]) / 2.0,
+        (sw[1] - nw[1] + se[1] - ne[1]) / 2.0,
+    ];
+    let det = across[0] * down[1] - across[1] * down[0];
+    if det.abs() < f64::EPSILON {
+        return true;
+    }
+    let m = middle(quad);
     found.values().any(|q| {
         let n = middle(q);
-        (m[0] - n[0]).hypot(m[1] - n[1]) < APART * (s + side(q)) / 2.0
+        let d = [n[0] - m[0], n[1] - m[1]];
+        let along = (d[0] * down[1] - d[1] * down[0]) / det;
+        let beside = (across[0] * d[1] - across[1] * d[0]) / det;
+        along.hypot(beside) < APART
     })
 }
 
@@ -2057,5 +2064,16 @@ mod tests {
         // Neighbours, one laid a few millimetres off its cell (a tenth of a tile).
         assert!(!overlaps(&square(100.0, 0.0), &found));
         assert!(!overlaps(&square(-8.0, 92.0), &found));
+    }
+
+    #[test]
+    fn tiles_seen_at_a_slant_lie_a_short_side_apart_and_do_not_overlap() {
+        // Far off in an oblique view: tiles 44 pixels wide and 27 high, a column of them; the
+        // one found below lies a tenth of a tile (3 pixels) nearer its neighbour than its cell.
+        let slanted = |x: f64, y: f64| [[x, y], [x + 44.0, y], [x + 44.0, y + 27.0], [x, y + 27.0]];
+        let found: BTreeMap<Pos, Quad> = [(Pos::new(0, 0), slanted(0.0, 0.0))].into();
+        assert!(!overlaps(&slanted(0.0, 24.0), &found));
+        // Half a tile down it lies over the tile found.
+        assert!(overlaps(&slanted(0.0, 13.5), &found));
     }
 }
