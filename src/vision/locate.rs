@@ -1476,7 +1476,7 @@ fn read_cut(
 /// than [`APART`] of a tile side, measured along the quad's own sides (neighbours' middles are a
 /// side apart, give or take how far each lies off its cell; seen at a slant, a tile shows much
 /// shorter one way than the other). Busy print far from the start tile can fit a cut half a
-/// tile off.
+/// tile off. A quad with no area lies over anything.
 fn overlaps(quad: &Quad, found: &BTreeMap<Pos, Quad>) -> bool {
     let [nw, ne, se, sw] = *quad;
     // The quad's sides as axes: one tile along each.
