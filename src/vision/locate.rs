@@ -1473,11 +1473,21 @@ fn read_cut(
 }
 
 /// Whether a tile found at `quad` would lie over a tile already found: their middles nearer
-/// than [`APART`] of a tile side, measured along the quad's own sides (neighbours' middles are a
-/// side apart, give or take how far each lies off its cell; seen at a slant, a tile shows much
-/// shorter one way than the other). Busy print far from the start tile can fit a cut half a
-/// tile off. A quad with no area lies over anything.
+/// than [`APART`] of a tile side, measured along either tile's own sides (neighbours' middles
+/// are a side apart, give or take how far each lies off its cell; seen at a slant, a tile shows
+/// much shorter one way than the other, and a cut squashed between two tiles shorter still).
+/// Busy print far from the start tile can fit a cut half a tile off.
 fn overlaps(quad: &Quad, found: &BTreeMap<Pos, Quad>) -> bool {
+    let m = middle(quad);
+    found.values().any(|q| {
+        let n = middle(q);
+        tiles_apart(quad, m, n).min(tiles_apart(q, m, n)) < APART
+    })
+}
+
+/// How far apart (tile sides) two points of the picture lie, measured along the sides of
+/// `quad`; none at all for a quad with no area (it lies over anything).
+fn tiles_apart(quad: &Quad, a: [f64; 2], b: [f64; 2]) -> f64 {
     let [nw, ne, se, sw] = *quad;
     // The quad's sides as axes: one tile along each.
     let across = [
@@ -1490,16 +1500,12 @@ fn overlaps(quad: &Quad, found: &BTreeMap<Pos, Quad>) -> bool {
     ];
     let det = across[0] * down[1] - across[1] * down[0];
     if det.abs() < f64::EPSILON {
-        return true;
+        return 0.0;
     }
-    let m = middle(quad);
-    found.values().any(|q| {
-        let n = middle(q);
-        let d = [n[0] - m[0], n[1] - m[1]];
-        let along = (d[0] * down[1] - d[1] * down[0]) / det;
-        let beside = (across[0] * d[1] - across[1] * d[0]) / det;
-        along.hypot(beside) < APART
-    })
+    let d = [b[0] - a[0], b[1] - a[1]];
+    let along = (d[0] * down[1] - d[1] * down[0]) / det;
+    let beside = (across[0] * d[1] - across[1] * d[0]) / det;
+    along.hypot(beside)
 }
 
 /// How near (in tile sides) two tiles' middles may lie ([`overlaps`]).
@@ -2075,5 +2081,9 @@ mod tests {
         assert!(!overlaps(&slanted(0.0, 24.0), &found));
         // Half a tile down it lies over the tile found.
         assert!(overlaps(&slanted(0.0, 13.5), &found));
+        // A cut squashed to 25 pixels high, its middle 18 below the tile found: over it, by
+        // that tile's sides (not by its own).
+        let squashed = [[0.0, 19.0], [44.0, 19.0], [44.0, 44.0], [0.0, 44.0]];
+        assert!(overlaps(&squashed, &found));
     }
 }
