@@ -63,11 +63,7 @@ pub fn well_inside(at: [f32; 2]) -> bool {
 /// (tile sides) a standing figure's top shows beyond its base there: a blob reaches from its
 /// base to where its top shows, so its base lies some of that throw back from its middle.
 pub fn standing_foot(b: &Blob, rise: [f64; 2]) -> [f64; 2] {
-    let cell = f64::from(PATCH_PX) / (1.0 - 2.0 * INSET);
-    [
-        b.centroid[0] - rise[0] * cell * MIDDLE_OF_THROW,
-        b.centroid[1] - rise[1] * cell * MIDDLE_OF_THROW,
-    ]
+    back_from_middle(b, rise, MIDDLE_OF_THROW)
 }
 
 /// Where (patch pixels) a figure lying where its blob `b` shows has its middle on the tile,
@@ -75,10 +71,16 @@ pub fn standing_foot(b: &Blob, rise: [f64; 2]) -> [f64; 2] {
 /// figure is some 0.45 as tall as a standing one, so its blob reaches that share of the throw
 /// beyond where it lies.
 pub fn lying_middle(b: &Blob, rise: [f64; 2]) -> [f64; 2] {
+    back_from_middle(b, rise, LYING_THROW)
+}
+
+/// Blob `b`'s middle moved back, against the way tops rise, by `share` of a standing figure's
+/// throw (`rise`, tile sides), in patch pixels.
+fn back_from_middle(b: &Blob, rise: [f64; 2], share: f64) -> [f64; 2] {
     let cell = f64::from(PATCH_PX) / (1.0 - 2.0 * INSET);
     [
-        b.centroid[0] - rise[0] * cell * LYING_THROW,
-        b.centroid[1] - rise[1] * cell * LYING_THROW,
+        b.centroid[0] - rise[0] * cell * share,
+        b.centroid[1] - rise[1] * cell * share,
     ]
 }
 
