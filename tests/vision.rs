@@ -461,7 +461,7 @@ fn a_short_simulated_game_is_tracked_from_its_frames() {
 /// The farthest (in tile sides) any corner of the start tile found in `image` lies from its
 /// true corners `truth`; panics (saying `what`) when none is found.
 fn start_tile_error(image: &opencv::core::Mat, truth: &[[f64; 2]; 4], what: &str) -> f64 {
-    let found = meeplecam::vision::locate::find_start_tile(image, &ColourModel::default())
+    let found = meeplecam::vision::start::find_start_tile(image, &ColourModel::default())
         .unwrap()
         .unwrap_or_else(|| panic!("{what}: no start tile found"));
     let side = (truth[1][0] - truth[0][0]).hypot(truth[1][1] - truth[0][1]);
@@ -1515,8 +1515,10 @@ fn a_standing_figure_s_light_rim_is_not_read_as_a_road_leaving_its_tile() {
 #[test]
 fn a_board_seen_at_an_angle_is_read_in_its_perspective_without_running_off_the_tiles() {
     use meeplecam::vision::dataset::render_board;
-    use meeplecam::vision::locate::{find_start_tile, read_board, table_colours_near};
+    use meeplecam::vision::locate::read_board;
     use meeplecam::vision::rectify::quad_patch;
+    use meeplecam::vision::start::find_start_tile;
+    use meeplecam::vision::table::table_colours_near;
 
     // Board 7 of the data set of seed 9100 (oblique, 1080p, a dark table): a grid fitted to
     // a few tiles each a little off their cells shrank the cells below the board until they
@@ -1559,8 +1561,10 @@ fn a_board_seen_at_an_angle_is_read_in_its_perspective_without_running_off_the_t
 #[test]
 fn tiles_cut_at_their_true_corners_are_read_there_and_a_cell_of_table_is_left_out() {
     use meeplecam::vision::dataset::render_board;
-    use meeplecam::vision::locate::{middle, read_at, table_colours_near};
+    use meeplecam::vision::locate::read_at;
+    use meeplecam::vision::rectify::middle;
     use meeplecam::vision::rectify::{cell_quad, quad_patch, side_px};
+    use meeplecam::vision::table::table_colours_near;
     use opencv::prelude::*;
 
     let sample = render_board(9100, 6, None).unwrap();
@@ -1815,8 +1819,10 @@ fn the_occlusion_mask_refuses_frames_it_cannot_compare() {
 fn empty_cells_of_a_grained_table_printed_like_the_city_look_empty() {
     use meeplecam::camera::FrameSource;
     use meeplecam::sim::game::film_game;
-    use meeplecam::vision::locate::{looks_empty, predict, table_colours_near};
+    use meeplecam::vision::locate::looks_empty;
+    use meeplecam::vision::predict::predict;
     use meeplecam::vision::rectify::{quad_patch, MARGIN_PX};
+    use meeplecam::vision::table::table_colours_near;
     use std::collections::BTreeMap;
     // A filmed game (eval track's seed 2100 game 12) on brown wood whose grain shades from dark
     // to light stripes, the start tile's city printed in much the same brown: the shades
@@ -2027,7 +2033,8 @@ fn seen_from_straight_above_a_figure_s_outline_tells_whether_it_stands_or_lies()
 #[test]
 fn the_board_read_leaps_over_a_tile_it_cannot_read_to_the_tiles_beyond() {
     use meeplecam::rules::{Dir, EdgeKind};
-    use meeplecam::vision::locate::{read_board, table_colours_near};
+    use meeplecam::vision::locate::read_board;
+    use meeplecam::vision::table::table_colours_near;
     use opencv::core::{Point, Scalar, Vector};
     use opencv::imgproc;
     let cat = catalogue();

@@ -7,7 +7,7 @@ use crate::rules::feature::Feature;
 use crate::rules::{catalogue, FeatureKind, Game, Pos, Rotation, TileId};
 use crate::sim::camera::{apply_homography, invert_homography};
 use crate::track::Tracker;
-use crate::vision::locate::quad_homography;
+use crate::vision::rectify::quad_homography;
 use crate::vision::rectify::Quad;
 use crate::vision::terrain::label_at;
 

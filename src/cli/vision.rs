@@ -679,7 +679,7 @@ pub fn recognize(args: RecognizeArgs) -> Result<(), Failure> {
          table, a camera moved far, a blurred or washed-out picture)",
     );
     let homography =
-        meeplecam::vision::locate::quad_homography(&calibration.start).context("homography")?;
+        meeplecam::vision::rectify::quad_homography(&calibration.start).context("homography")?;
     let seen = match &enrolment {
         Some(e) => followers(&img, &found, &tiles, &calibration.colours, &args.players, e)
             .context("reading the followers")?,

@@ -14,14 +14,15 @@ use crate::record::TurnEntry;
 use crate::rules::{catalogue, Dir, EdgeKind, Placement, Pos, Rotation, TileId};
 use crate::sim::camera::apply_homography;
 use crate::vision::figures::FIGURE_SHARE;
-use crate::vision::locate::{
-    in_view, looks_empty, middle, moved_like, predict, quad_homography, table_like, MIN_FIT,
-};
+use crate::vision::locate::{in_view, looks_empty, MIN_FIT};
+use crate::vision::predict::predict;
 use crate::vision::prints::{LearnedPrints, Print};
 use crate::vision::rectify::{
-    out_of_view, quad_patch, shifted_quad, side_px, unseen, Quad, MARGIN_PX,
+    middle, moved_like, out_of_view, quad_homography, quad_patch, shifted_quad, side_px, unseen,
+    Quad, MARGIN_PX,
 };
 use crate::vision::snap::snap_to_edges;
+use crate::vision::table::table_like;
 use crate::vision::terrain::{differ_by_shields, same_for_the_rules, ColourModel};
 use crate::vision::tile::Candidate;
 

@@ -7,9 +7,10 @@ use anyhow::{bail, Context};
 use opencv::core::{FileStorage, FileStorage_Mode, Mat, CV_64F};
 use opencv::prelude::*;
 
-use super::locate::{find_start_tile, table_colours_near};
 use super::palette::Cluster;
 use super::rectify::{quad_patch, Quad};
+use super::start::find_start_tile;
+use super::table::table_colours_near;
 use super::terrain::{ColourModel, Terrain};
 use crate::rules::Rotation;
 

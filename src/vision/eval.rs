@@ -9,12 +9,12 @@ use super::breakdown::Breakdown;
 use super::calibration::{Calibration, SetupFrame};
 use super::dataset::Sample;
 use super::figures::{Blob, Enrolment, FIGURE_SHARE, WIDER_PX};
-use super::locate::{middle, read_at, read_board};
+use super::locate::{read_at, read_board};
 use super::meeples::{cells_below, pose, read_followers};
 use super::prints::{LearnedPrints, Print};
 use super::rectify::{
-    cell_patch_margin, cell_quad, in_view_share, out_of_view, quad_patch, side_px, unseen, Quad,
-    INSET, MARGIN_PX,
+    cell_patch_margin, cell_quad, in_view_share, middle, out_of_view, quad_patch, side_px, unseen,
+    Quad, INSET, MARGIN_PX,
 };
 use super::standing::Figures;
 use super::terrain::{same_for_the_rules, ColourModel};

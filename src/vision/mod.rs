@@ -3,8 +3,9 @@
 //! measured on a [`charuco`] board, frames undistorted with it),
 //! [`terrain`] (per-pixel landscape from a colour model calibrated on the start tile, its
 //! colours [`palette`] clusters), [`edges`] (what each side of a tile shows),
-//! [`locate`] (the grid from the start tile, tiles found outwards from it; [`outline`] fits
-//! the start tile's sides to its borders), [`rectify`] (grid
+//! [`table`] (the table's colours), [`start`] (the start tile found alone at setup, and again
+//! in later frames; [`outline`] fits its sides to its borders), [`locate`] (tiles found outwards
+//! from the start tile, each where [`predict`] puts it from those around it), [`rectify`] (grid
 //! cells as north-up patches), [`snap`] (cell corners moved onto the tile edges seen),
 //! [`tile`] (type + rotation as probabilities), [`pennant`] (the shield detector),
 //! [`standing`] (where figures stand as evidence of the tile), [`figures`] and [`meeples`]
@@ -33,10 +34,13 @@ pub mod occlusion;
 pub mod outline;
 pub mod palette;
 pub mod pennant;
+pub mod predict;
 pub mod prints;
 pub mod rectify;
 pub mod snap;
 pub mod standing;
+pub mod start;
+pub mod table;
 pub mod terrain;
 pub mod tile;
 pub mod viewpoint;

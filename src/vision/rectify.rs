@@ -206,6 +206,31 @@ pub fn side_px(quad: &Quad) -> f64 {
     (twice_area.abs() / 2.0).sqrt()
 }
 
+/// Grid units (the quad's cell: corners (0, 0) … (1, 1)) → image pixels.
+pub fn quad_homography(quad: &Quad) -> opencv::Result<[[f64; 3]; 3]> {
+    let src: Vector<Point2f> = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]
+        .iter()
+        .map(|&(x, y)| Point2f::new(x, y))
+        .collect();
+    let dst: Vector<Point2f> = quad
+        .iter()
+        .map(|p| Point2f::new(p[0] as f32, p[1] as f32))
+        .collect();
+    let m = imgproc::get_perspective_transform(&src, &dst, opencv::core::DECOMP_LU)?;
+    homography_of(&m)
+}
+
+/// `quad` moved as far as the middle of `to` lies from its own.
+pub fn moved_like(quad: &Quad, to: &Quad) -> Quad {
+    let (from, to) = (middle(quad), middle(to));
+    quad.map(|p| [p[0] + to[0] - from[0], p[1] + to[1] - from[1]])
+}
+
+/// The middle of a quad (mean of its corners).
+pub fn middle(q: &Quad) -> [f64; 2] {
+    [0, 1].map(|k| q.iter().map(|p| p[k]).sum::<f64>() / 4.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
