@@ -939,7 +939,7 @@ pub fn looks_empty(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vision::predict::tests::square;
+    use crate::vision::rectify::tests::square;
     use crate::vision::rectify::PATCH_PX;
 
     #[test]

@@ -301,8 +301,9 @@ pub(super) fn support(found: &BTreeMap<Pos, Quad>, pos: Pos) -> usize {
 }
 
 #[cfg(test)]
-pub(super) mod tests {
+mod tests {
     use super::*;
+    use crate::vision::rectify::tests::square;
 
     #[test]
     fn a_cell_fitted_over_its_laid_neighbour_is_moved_beside_it() {
@@ -323,16 +324,6 @@ pub(super) mod tests {
         // A cell a few pixels off (as tiles lie off their cells) stays where the grid put it.
         let near = [[-104.0, 3.0], [-4.0, 3.0], [-4.0, 103.0], [-104.0, 103.0]];
         assert_eq!(near_neighbours(&found, Pos::new(-1, 0), near), near);
-    }
-
-    /// A 100-pixel square tile with its north-west corner at `(x, y)`.
-    pub(in crate::vision) fn square(x: f64, y: f64) -> Quad {
-        [
-            [x, y],
-            [x + 100.0, y],
-            [x + 100.0, y + 100.0],
-            [x, y + 100.0],
-        ]
     }
 
     #[test]

@@ -232,7 +232,7 @@ pub fn middle(q: &Quad) -> [f64; 2] {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     #[test]
@@ -245,7 +245,7 @@ mod tests {
     }
 
     /// A 100-pixel cell, axis-aligned, with its north-west corner at (x, y).
-    fn cell_at(x: f64, y: f64) -> Quad {
+    pub(in crate::vision) fn square(x: f64, y: f64) -> Quad {
         [
             [x, y],
             [x + 100.0, y],
@@ -257,9 +257,9 @@ mod tests {
     #[test]
     fn a_cell_half_past_the_right_edge_is_half_in_view() {
         let size = [640, 480];
-        assert_eq!(in_view_share(&cell_at(100.0, 100.0), size), 1.0);
-        assert_eq!(in_view_share(&cell_at(590.0, 100.0), size), 0.5);
-        assert_eq!(in_view_share(&cell_at(700.0, 100.0), size), 0.0);
+        assert_eq!(in_view_share(&square(100.0, 100.0), size), 1.0);
+        assert_eq!(in_view_share(&square(590.0, 100.0), size), 0.5);
+        assert_eq!(in_view_share(&square(700.0, 100.0), size), 0.0);
     }
 
     #[test]
@@ -267,14 +267,14 @@ mod tests {
         let frame =
             Mat::new_rows_cols_with_default(480, 640, opencv::core::CV_8UC3, Scalar::all(0.0))
                 .unwrap();
-        let (_, inside) = quad_patch(&frame, &cell_at(100.0, 100.0), MARGIN_PX).unwrap();
+        let (_, inside) = quad_patch(&frame, &square(100.0, 100.0), MARGIN_PX).unwrap();
         assert!(out_of_view(&inside, MARGIN_PX, [640, 480])
             .unwrap()
             .is_none());
 
         // Half the cell lies past the bottom edge: the patch's lower half is out of view, its
         // upper half not.
-        let (_, half) = quad_patch(&frame, &cell_at(100.0, 430.0), MARGIN_PX).unwrap();
+        let (_, half) = quad_patch(&frame, &square(100.0, 430.0), MARGIN_PX).unwrap();
         let mask = out_of_view(&half, MARGIN_PX, [640, 480]).unwrap().unwrap();
         let side = PATCH_PX + 2 * MARGIN_PX;
         let at = |x: i32, y: i32| *mask.at_2d::<u8>(y, x).unwrap();
