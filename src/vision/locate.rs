@@ -13,7 +13,9 @@ use rayon::prelude::*;
 use super::figures::{Enrolment, FIGURE_SHARE};
 use super::predict::{predict_in_read, support};
 use super::prints::{LearnedPrints, Print};
-use super::rectify::{homography_of, middle, quad_patch, shifted_quad, side_px, Quad, MARGIN_PX};
+use super::rectify::{
+    homography_of, middle, quad_patch, shifted_quad, side_px, Quad, MARGIN_PX, PATCH_PX,
+};
 use super::snap::snap_to_edges;
 use super::standing::Figures;
 use super::start::relocate_start;
@@ -156,7 +158,7 @@ pub fn read_board(
         shows: CellShows::Tile,
     }];
     located.insert(Pos::new(0, 0), *start);
-    let mut scores: HashMap<Pos, f64> = HashMap::new();
+    let mut scores: HashMap<Pos, Match> = HashMap::new();
     // The board grows through the cells that fit surely first, then through the rest: a cell
     // cut a little off (read with a poor fit) would shift the cells predicted from it.
     for min_fit in [SURE_FIT, MIN_FIT] {
@@ -181,7 +183,7 @@ fn grow(
     min_fit: f64,
     located: &mut BTreeMap<Pos, Quad>,
     out: &mut Vec<Located>,
-    scores: &mut HashMap<Pos, f64>,
+    scores: &mut HashMap<Pos, Match>,
 ) -> opencv::Result<()> {
     // Each cell tried: how many tiles lay near it at its last try, and how often it was tried.
     let mut tried: BTreeMap<Pos, (usize, u32)> = BTreeMap::new();
@@ -201,11 +203,11 @@ fn grow(
             None => 0,
         };
         tried.insert(pos, (support, tries + 1));
-        let Some((score, found)) = reader.read_cell(pos, min_fit, located, out)? else {
+        let Some((found_at, found)) = reader.read_cell(pos, min_fit, located, out)? else {
             continue;
         };
         located.insert(pos, found.quad);
-        scores.insert(pos, score);
+        scores.insert(pos, found_at);
         out.push(found);
         for d in Dir::ALL {
             queue.push_back(pos.step(d));
@@ -228,7 +230,7 @@ fn leap(
     reader: &CellReader,
     located: &mut BTreeMap<Pos, Quad>,
     out: &mut Vec<Located>,
-    scores: &mut HashMap<Pos, f64>,
+    scores: &mut HashMap<Pos, Match>,
 ) -> opencv::Result<bool> {
     let Some(grid) = board_grid(located)? else {
         return Ok(false);
@@ -289,7 +291,7 @@ fn leap(
                 continue;
             }
             located.insert(beyond, read.tile.quad);
-            scores.insert(beyond, read.found_at.score);
+            scores.insert(beyond, read.found_at);
             out.push(read.tile);
             added = true;
         }
@@ -460,7 +462,7 @@ impl CellReader<'_> {
         )
     }
 
-    /// The tile at `pos` and its [`Match::score`], from where the tiles `located` so far predict
+    /// The tile at `pos` and how it matched ([`Match`]), from where the tiles `located` so far predict
     /// it, or from that cut snapped onto the picture's edges if it scores higher (read only
     /// where the first cut gives no tile to keep that fits at least [`SURE_FIT`]). `None`
     /// where neither shows a tile fitting at least `min_fit` whose edges can match its
@@ -471,7 +473,7 @@ impl CellReader<'_> {
         min_fit: f64,
         located: &BTreeMap<Pos, Quad>,
         found: &[Located],
-    ) -> opencv::Result<Option<(f64, Located)>> {
+    ) -> opencv::Result<Option<(Match, Located)>> {
         let Some(predicted) = predict_in_read(located, pos, self.pose.as_ref()) else {
             return Ok(None);
         };
@@ -487,7 +489,7 @@ impl CellReader<'_> {
         // snapped cut adds nothing but a second read. Of two cuts that both show a tile, the
         // one the shift search scores higher: on the 2nd-edition art, the better fit lay
         // truer in only half the pairs of cuts whose found tiles lay apart.
-        let mut best: Option<(f64, Located)> = None;
+        let mut best: Option<(Match, Located)> = None;
         for quad in cuts {
             let Some(cut) = self.read(pos, &quad)? else {
                 continue;
@@ -496,14 +498,14 @@ impl CellReader<'_> {
             if found_at.fit < min_fit
                 || best
                     .as_ref()
-                    .is_some_and(|(better, _)| *better >= found_at.score)
+                    .is_some_and(|(better, _)| better.score >= found_at.score)
                 || !cut.fits_neighbours(found)
                 || overlaps(&cut.tile.quad, located)
             {
                 continue;
             }
             let sure = found_at.fit >= SURE_FIT;
-            best = Some((found_at.score, cut.tile));
+            best = Some((found_at, cut.tile));
             if sure {
                 break;
             }
@@ -521,7 +523,7 @@ fn settle(
     reader: &CellReader,
     located: &mut BTreeMap<Pos, Quad>,
     out: &mut [Located],
-    scores: &mut HashMap<Pos, f64>,
+    scores: &mut HashMap<Pos, Match>,
 ) -> opencv::Result<()> {
     // Where each tile's neighbours predict it, read side by side: a tile settled elsewhere
     // moves the cuts of those after it beside it, and only those are read again.
@@ -541,10 +543,10 @@ fn settle(
         }
         let mut others = located.clone();
         others.remove(&pos);
-        if let Some((score, found)) = reader.read_cell(pos, MIN_FIT, &others, out)? {
-            if score > first {
+        if let Some((found_at, found)) = reader.read_cell(pos, MIN_FIT, &others, out)? {
+            if found_at.score > first.score {
                 located.insert(pos, found.quad);
-                scores.insert(pos, score);
+                scores.insert(pos, found_at);
                 out[k] = found;
             }
         }
@@ -565,8 +567,11 @@ fn settle_cut(reader: &CellReader, located: &BTreeMap<Pos, Quad>, tile: &Located
 
 /// Cuts each tile found again where a grid fitted to the whole board puts its cell
 /// ([`board_grid`]), when that lies more than [`REGRID_OFF`] of a side from where it was found,
-/// and keeps the new reading if it scores higher ([`Match::score`]; `scores` holds the
-/// readings' so far), fits its neighbours' edges and lies over none of them. Settled from its
+/// and keeps the new reading if it fits its neighbours' edges, lies over none of them and
+/// scores higher ([`Match::score`]) than the reading so far (`scores`) would have, cut at the
+/// grid's cell ([`Match::score_if_cut_off`]): the grid, fitted to every tile, tells where a
+/// tile lies better than the cut its neighbours predicted, from which the shift search
+/// charged the first reading. Settled from its
 /// neighbours ([`settle`]), a tile can still lie off with them: on the 2nd-edition art the
 /// shift search, aligning its print to the catalogue's drawn tiles, moves a tile cut at its
 /// true corners by some 0.035 of a side, and a row of tiles found from each other can drift
@@ -575,7 +580,7 @@ fn regrid(
     reader: &CellReader,
     located: &mut BTreeMap<Pos, Quad>,
     out: &mut [Located],
-    scores: &HashMap<Pos, f64>,
+    scores: &HashMap<Pos, Match>,
 ) -> opencv::Result<()> {
     let Some(grid) = board_grid(located)? else {
         return Ok(());
@@ -599,8 +604,13 @@ fn regrid(
         };
         let mut others = located.clone();
         others.remove(&pos);
+        // The board's grid is where the tile is likeliest: the reading so far is scored as if
+        // it had been cut there.
+        let off = patch_px_apart(&cell, &out[k].quad);
         if cut.found_at.fit >= MIN_FIT
-            && scores.get(&pos).is_some_and(|&s| cut.found_at.score > s)
+            && scores
+                .get(&pos)
+                .is_some_and(|s| cut.found_at.score > s.score_if_cut_off(off))
             && cut.fits_neighbours(out)
             && !overlaps(&cut.tile.quad, &others)
         {
@@ -609,6 +619,12 @@ fn regrid(
         }
     }
     Ok(())
+}
+
+/// How far the middle of `quad` lies from that of the cut `cell`, in pixels of a patch cut there.
+fn patch_px_apart(cell: &Quad, quad: &Quad) -> f64 {
+    let (there, here) = (middle(cell), middle(quad));
+    (there[0] - here[0]).hypot(there[1] - here[1]) * f64::from(PATCH_PX) / side_px(cell)
 }
 
 /// How far (share of a side) a tile may lie from where the board's grid puts its cell before
@@ -940,7 +956,6 @@ pub fn looks_empty(
 mod tests {
     use super::*;
     use crate::vision::rectify::tests::square;
-    use crate::vision::rectify::PATCH_PX;
 
     #[test]
     fn an_empty_cell_of_a_dark_table_looks_empty_though_it_passes_for_black_paint() {
@@ -1035,6 +1050,7 @@ mod tests {
             found_at: Match {
                 fit: -0.2,
                 score: -20.0,
+                off_cut: 0.0,
             },
             tile: Located {
                 shows: if table_coloured {
@@ -1072,6 +1088,7 @@ mod tests {
             found_at: Match {
                 fit: -0.2,
                 score: -20.0,
+                off_cut: 0.0,
             },
             tile: Located {
                 shows: CellShows::MostlyTable,

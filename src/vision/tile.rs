@@ -235,7 +235,16 @@ impl TileRecognizer {
                 .or(from_mask.as_ref())
                 .map(|f| (f, best.1, best.2, side)),
         )?;
-        Ok((ranked, shift, Match { fit, score: best.0 }))
+        let off_cut = shift[0].hypot(shift[1]);
+        Ok((
+            ranked,
+            shift,
+            Match {
+                fit,
+                score: best.0,
+                off_cut,
+            },
+        ))
     }
 
     /// The templates as `model` sees them: each catalogue terrain mixed into what the start tile
@@ -390,6 +399,16 @@ pub struct Match {
     /// Of two cuts of one cell, the one scoring higher lies truer more often than the one that
     /// fits better.
     pub score: f64,
+    /// How far (patch pixels) the tile was found off the cut: the score paid [`SHIFT_COST`]
+    /// per pixel squared for it.
+    pub off_cut: f64,
+}
+
+impl Match {
+    /// The score the tile found would have had, had the cut been `off` patch pixels from it.
+    pub fn score_if_cut_off(&self, off: f64) -> f64 {
+        self.score + SHIFT_COST * (self.off_cut.powi(2) - off.powi(2))
+    }
 }
 
 /// An observed terrain grid made ready to match against every template: the cells seen enough
@@ -473,6 +492,19 @@ fn log_overlap_table() -> &'static [f32; LOG_STEPS + 1] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reading_scored_as_if_cut_elsewhere_pays_for_lying_off_that_cut_instead() {
+        // Found 3 patch pixels off its cut: cut right there, it would have paid nothing.
+        let found = Match {
+            fit: -0.2,
+            score: -10.0,
+            off_cut: 3.0,
+        };
+        assert_eq!(found.score_if_cut_off(3.0), -10.0);
+        assert!((found.score_if_cut_off(0.0) - (-10.0 + SHIFT_COST * 9.0)).abs() < 1e-12);
+        assert!((found.score_if_cut_off(5.0) - (-10.0 - SHIFT_COST * 16.0)).abs() < 1e-12);
+    }
     use crate::vision::terrain::GRID;
     use proptest::prelude::*;
 
