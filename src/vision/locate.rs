@@ -71,8 +71,8 @@ pub fn in_view(quad: &Quad, frame: &Mat) -> bool {
     super::rectify::in_view_share(quad, [frame.cols(), frame.rows()]) >= MIN_IN_VIEW
 }
 
-/// Reads every tile connected to the start tile (calibrated at `start`, found again near it:
-/// D at rotation 0).
+/// Reads every tile connected to the start tile (calibrated at `start`, found again near it,
+/// or where calibrated if only there it reads as the start tile: D at rotation 0).
 /// `table` are the table's colours; `figures` the players' enrolment if known.
 ///
 /// Cells are visited outwards from the start tile. Each is cut where the tiles found around it
@@ -96,7 +96,36 @@ pub fn read_board(
 ) -> opencv::Result<Vec<Located>> {
     let cat = catalogue();
     let d = cat.tile_id("D").expect("the start tile type");
-    let start = &relocate_start(frame, start, model)?;
+    // A picture that does not show the start tile where the calibration saw it (no board, a
+    // camera moved far, a blurred or washed-out picture) has nothing to read from. Where the
+    // camera was bumped since setup, the start tile is found again near there; where what
+    // that finds does not show it (relocating fits the catalogue's drawing, which an edition
+    // may print thinner), the calibrated corners may.
+    let shows_start = |quad: &Quad| -> opencv::Result<Option<Print>> {
+        let read = read_cut(
+            frame,
+            Pos::new(0, 0),
+            quad,
+            model,
+            &table,
+            figures.map(|e| (e, [0.0, 0.0])),
+            recognizer,
+        )?;
+        Ok(read.and_then(|CutRead { found_at, tile }| {
+            (found_at.fit >= MIN_FIT
+                && tile
+                    .candidates
+                    .iter()
+                    .take(START_AMONG)
+                    .any(|c| c.tile == d && same_for_the_rules(d, c.rot, Rotation::R0)))
+            .then_some(tile.print)
+        }))
+    };
+    let relocated = relocate_start(frame, start, model)?;
+    let Some((start, start_print)) = first_showing([relocated, *start], shows_start)? else {
+        return Ok(Vec::new());
+    };
+    let start = &start;
     let mut grey = Mat::default();
     imgproc::cvt_color(frame, &mut grey, imgproc::COLOR_BGR2GRAY, 0)?;
     let reader = CellReader {
@@ -117,33 +146,6 @@ pub fn read_board(
         figures,
         recognizer,
         cuts_read: Mutex::new(HashMap::new()),
-    };
-    // A picture that does not show the start tile where the calibration saw it (no board, a
-    // camera moved far, a blurred or washed-out picture) has nothing to read from.
-    let shows_start = match read_cut(
-        frame,
-        Pos::new(0, 0),
-        start,
-        model,
-        &table,
-        figures.map(|e| (e, [0.0, 0.0])),
-        recognizer,
-    )? {
-        Some(CutRead {
-            found_at,
-            tile: cut,
-            ..
-        }) => (found_at.fit >= MIN_FIT
-            && cut
-                .candidates
-                .iter()
-                .take(START_AMONG)
-                .any(|c| c.tile == d && same_for_the_rules(d, c.rot, Rotation::R0)))
-        .then_some(cut.print),
-        None => None,
-    };
-    let Some(start_print) = shows_start else {
-        return Ok(Vec::new());
     };
     let mut located: BTreeMap<Pos, Quad> = BTreeMap::new();
     let mut out = vec![Located {
@@ -174,6 +176,23 @@ pub fn read_board(
     regrid(&reader, &mut located, &mut out, &scores)?;
     weigh_by_prints(&mut out, d);
     Ok(out)
+}
+
+/// The first of `quads` whose cut `shows` what is looked for, with what it showed; a quad the
+/// same as one before it is not cut again.
+fn first_showing<T>(
+    quads: [Quad; 2],
+    mut shows: impl FnMut(&Quad) -> opencv::Result<Option<T>>,
+) -> opencv::Result<Option<(Quad, T)>> {
+    for (k, quad) in quads.iter().enumerate() {
+        if quads[..k].contains(quad) {
+            continue;
+        }
+        if let Some(seen) = shows(quad)? {
+            return Ok(Some((*quad, seen)));
+        }
+    }
+    Ok(None)
 }
 
 /// Grows the board read so far (`located`, its tiles `out`, their readings' `scores`) through
@@ -1179,6 +1198,40 @@ mod tests {
         // Too few tiles to tell the board's grid.
         let few: BTreeMap<Pos, Quad> = found.into_iter().take(GRID_TILES - 1).collect();
         assert_eq!(board_grid(&few).unwrap(), None);
+    }
+
+    #[test]
+    fn the_start_tile_is_read_as_calibrated_where_relocated_it_does_not_show() {
+        let (relocated, calibrated) = (square(0.0, 6.0), square(0.0, 0.0));
+        let mut cut = Vec::new();
+        let shows_at = |at: Quad| {
+            move |quad: &Quad| -> opencv::Result<Option<Quad>> {
+                Ok((*quad == at).then_some(*quad))
+            }
+        };
+        // Relocated shows it: kept, the calibrated corners not cut.
+        let found = first_showing([relocated, calibrated], |q: &Quad| {
+            cut.push(*q);
+            shows_at(relocated)(q)
+        });
+        assert_eq!(found.unwrap().map(|f| f.0), Some(relocated));
+        assert_eq!(cut, vec![relocated]);
+        // Only as calibrated.
+        let found = first_showing([relocated, calibrated], shows_at(calibrated)).unwrap();
+        assert_eq!(found.map(|f| f.0), Some(calibrated));
+        // Neither; and one quad is cut once.
+        assert!(
+            first_showing([relocated, calibrated], shows_at(square(50.0, 50.0)))
+                .unwrap()
+                .is_none()
+        );
+        cut.clear();
+        let once = first_showing([calibrated, calibrated], |q: &Quad| {
+            cut.push(*q);
+            Ok(None::<()>)
+        });
+        assert!(once.unwrap().is_none());
+        assert_eq!(cut, vec![calibrated]);
     }
 
     #[test]
