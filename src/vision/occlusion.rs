@@ -18,6 +18,7 @@ use opencv::core::{Mat, Point, Rect, Scalar, Size, Vector, CV_8UC1, CV_8UC3};
 use opencv::imgproc;
 use opencv::prelude::*;
 
+use super::rectify::dilated;
 use crate::camera::FrameSource;
 use crate::sim::artwork::Artwork;
 use crate::sim::game::film_game_with_art;
@@ -96,21 +97,12 @@ impl Occlusion {
         if opencv::core::count_non_zero(&kept)? == 0 {
             return Mat::zeros(size.height, size.width, CV_8UC1)?.to_mat();
         }
-        let mut grown = Mat::default();
         let kernel = imgproc::get_structuring_element(
             imgproc::MORPH_ELLIPSE,
             Size::new(2 * MARGIN_PX + 1, 2 * MARGIN_PX + 1),
             Point::new(-1, -1),
         )?;
-        imgproc::dilate(
-            &kept,
-            &mut grown,
-            &kernel,
-            Point::new(-1, -1),
-            1,
-            opencv::core::BORDER_CONSTANT,
-            imgproc::morphology_default_border_value()?,
-        )?;
+        let grown = dilated(&kept, &kernel)?;
         if self.small_size == size {
             return Ok(grown);
         }

@@ -160,6 +160,21 @@ pub fn out_of_view(
     Ok(any.then_some(mask))
 }
 
+/// `mask` grown once by `kernel` (nothing past its border counts as set).
+pub fn dilated(mask: &Mat, kernel: &Mat) -> opencv::Result<Mat> {
+    let mut grown = Mat::default();
+    imgproc::dilate(
+        mask,
+        &mut grown,
+        kernel,
+        opencv::core::Point::new(-1, -1),
+        1,
+        opencv::core::BORDER_CONSTANT,
+        imgproc::morphology_default_border_value()?,
+    )?;
+    Ok(grown)
+}
+
 /// The pixels of a patch not seen (255): under `figures` or `out_of_view`.
 pub fn unseen(figures: Option<&Mat>, out_of_view: Option<&Mat>) -> opencv::Result<Option<Mat>> {
     match (figures, out_of_view) {

@@ -7,7 +7,7 @@ use opencv::imgproc;
 use opencv::prelude::*;
 
 use super::outline::{fit_outline, outline_reach, push_side};
-use super::rectify::{quad_patch, shifted_quad, Quad, PATCH_PX};
+use super::rectify::{dilated, quad_patch, shifted_quad, Quad, PATCH_PX};
 use super::table::{blend_distance2, table_colours, table_like, TABLE_LIKE};
 use super::terrain::{expected_grid, terrain_grid, ClassMap, ColourModel};
 use crate::rules::{catalogue, Rotation};
@@ -114,16 +114,7 @@ fn lone_tile(frame: &Mat, model: &ColourModel) -> opencv::Result<Option<(Quad, V
         opencv::core::BORDER_CONSTANT,
         imgproc::morphology_default_border_value()?,
     )?;
-    let mut grown = Mat::default();
-    imgproc::dilate(
-        &solid,
-        &mut grown,
-        &kernel,
-        Point::new(-1, -1),
-        1,
-        opencv::core::BORDER_CONSTANT,
-        imgproc::morphology_default_border_value()?,
-    )?;
+    let grown = dilated(&solid, &kernel)?;
     let mut contours = Vector::<Vector<Point>>::new();
     imgproc::find_contours(
         &grown,
