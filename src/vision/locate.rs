@@ -579,9 +579,7 @@ fn settle_cut(reader: &CellReader, located: &BTreeMap<Pos, Quad>, tile: &Located
     let mut others = located.clone();
     others.remove(&tile.pos);
     let predicted = predict_in_read(&others, tile.pos, reader.pose.as_ref())?;
-    let (now, then) = (middle(&predicted), middle(&tile.quad));
-    ((now[0] - then[0]).hypot(now[1] - then[1]) >= SETTLE_OFF * side_px(&predicted))
-        .then_some(predicted)
+    (sides_apart(&predicted, &tile.quad) >= SETTLE_OFF).then_some(predicted)
 }
 
 /// Cuts each tile found again where a grid fitted to the whole board puts its cell
@@ -608,10 +606,8 @@ fn regrid(
     let cells: Vec<(usize, Quad)> = (1..out.len())
         .filter_map(|k| {
             let cell = grid_cell(&grid, out[k].pos);
-            let (there, here) = (middle(&cell), middle(&out[k].quad));
-            ((there[0] - here[0]).hypot(there[1] - here[1]) > REGRID_OFF * side_px(&cell)
-                && in_view(&cell, reader.frame))
-            .then_some((k, cell))
+            (sides_apart(&cell, &out[k].quad) > REGRID_OFF && in_view(&cell, reader.frame))
+                .then_some((k, cell))
         })
         .collect();
     let cuts: Vec<(Pos, Quad)> = cells.iter().map(|&(k, cell)| (out[k].pos, cell)).collect();
@@ -625,7 +621,7 @@ fn regrid(
         others.remove(&pos);
         // The board's grid is where the tile is likeliest: the reading so far is scored as if
         // it had been cut there.
-        let off = patch_px_apart(&cell, &out[k].quad);
+        let off = sides_apart(&cell, &out[k].quad) * f64::from(PATCH_PX);
         if cut.found_at.fit >= MIN_FIT
             && scores
                 .get(&pos)
@@ -640,10 +636,10 @@ fn regrid(
     Ok(())
 }
 
-/// How far the middle of `quad` lies from that of the cut `cell`, in pixels of a patch cut there.
-fn patch_px_apart(cell: &Quad, quad: &Quad) -> f64 {
+/// How far the middle of `quad` lies from that of the cut `cell`, in sides of the cut.
+fn sides_apart(cell: &Quad, quad: &Quad) -> f64 {
     let (there, here) = (middle(cell), middle(quad));
-    (there[0] - here[0]).hypot(there[1] - here[1]) * f64::from(PATCH_PX) / side_px(cell)
+    (there[0] - here[0]).hypot(there[1] - here[1]) / side_px(cell)
 }
 
 /// How far (share of a side) a tile may lie from where the board's grid puts its cell before
