@@ -2,6 +2,7 @@
 //! off the board, and a follower that stands only while hands still move.
 #![cfg(feature = "vision")]
 
+use meeplecam::geometry::{rotate, TileShape};
 use meeplecam::record::PlayerEntry;
 use meeplecam::rules::{catalogue, Colour, Figure, Pos, Rotation};
 use meeplecam::sim::camera::Camera;
@@ -335,8 +336,24 @@ fn a_city_tile_printed_much_like_the_wooden_table_is_committed() {
 /// The turn (radians) of a follower on Q's city that covers its shield wholly.
 const OVER_THE_SHIELD: f64 = 3.2;
 
+/// A red follower on Q's city (`q`), turned by `yaw`, standing where players may put it but
+/// the simulator does not: 7 mm from the shield towards the city's heart, its base, 16 mm
+/// across, over the shield.
+fn knight_over_the_shield(q: &TileOnTable, yaw: f64) -> MeepleOnTable {
+    let mut meeple = MeepleOnTable::on(q, "S".parse().unwrap(), Colour::Red, Figure::Normal, yaw)
+        .expect("a follower spot on the city");
+    let shape = TileShape::of(q.tile);
+    let shield = shape.pennants[0];
+    let heart = shape.features[usize::from(shape.labels.at(shield))].anchor;
+    let (dx, dy) = (heart[0] - shield[0], heart[1] - shield[1]);
+    let k = 0.16 / dx.hypot(dy);
+    meeple.figure.base = q.to_table(rotate([shield[0] + k * dx, shield[1] + k * dy], q.rot));
+    meeple
+}
+
 /// Ann lays Q (a three-sided city with a shield) north of the start tile, and her follower
-/// stands on the city turned by `yaw` before the table is still. Returns the tile and figure.
+/// stands on the city over the shield, turned by `yaw`, before the table is still. Returns the
+/// tile and figure.
 fn q_laid_with_its_follower_on_the_city(
     table: &mut Table,
     tracker: &mut Tracker,
@@ -344,8 +361,7 @@ fn q_laid_with_its_follower_on_the_city(
     yaw: f64,
 ) -> (TileOnTable, MeepleOnTable) {
     let q = tile("Q", 0, -1, Rotation::R180);
-    let meeple = MeepleOnTable::on(&q, "S".parse().unwrap(), Colour::Red, Figure::Normal, yaw)
-        .expect("a follower spot on the city");
+    let meeple = knight_over_the_shield(&q, yaw);
     let reaching = table.shoot(&[start, q], &[meeple], Some(arm(400.0, 300.0)));
     feed(tracker, &reaching, 1);
     let laid = table.shoot(&[start, q], &[meeple], None);
@@ -442,8 +458,7 @@ fn a_shield_glimpsed_bare_before_the_follower_hid_it_is_not_asked_about() {
         let frame = table.shoot(&[start, q], &[], Some(arm(x, 100.0 + 50.0 * k as f64)));
         tracker.feed(&frame).unwrap();
     }
-    let meeple = MeepleOnTable::on(&q, "S".parse().unwrap(), Colour::Red, Figure::Normal, 1.6)
-        .expect("a follower spot on the city");
+    let meeple = knight_over_the_shield(&q, 1.6);
     let laid = table.shoot(&[start, q], &[meeple], None);
     feed(&mut tracker, &laid, 5);
 
@@ -704,10 +719,10 @@ fn tiles_laid_after_the_camera_was_bumped_over_a_checked_cloth_are_read() {
 #[test]
 fn a_shield_under_a_follower_is_asked_about_when_only_a_glimpse_showed_the_tile_bare() {
     // A filmed game (eval track's seed 2900, game 0): O, a city with a shield, laid at (-3, -4)
-    // on a checked cloth, its follower standing over the shield. Covered, the tile reads P
-    // (the same city without one) 0.6 to O's 0.4; a glimpse of it bare, taken while hands
-    // still moved, did not show the shield and read P surely, and P was committed without a
-    // question.
+    // on a checked cloth, with a follower on its city. When the simulator stood knights over
+    // shields, the covered tile read P (the same city without one) 0.6 to O's 0.4; a glimpse
+    // of it bare, taken while hands still moved, did not show the shield and read P surely,
+    // and P was committed without a question.
     let (truth, tracker) = track_film(2900 * 7_919);
     assert!(
         read_right_or_asked(&truth, &tracker, Pos::new(-3, -4)),
@@ -751,9 +766,9 @@ fn read_right_or_asked(truth: &meeplecam::record::Record, tracker: &Tracker, at:
 #[test]
 fn a_shield_under_a_follower_read_from_the_tiles_left_is_asked_about() {
     // A filmed game (eval track's seed 2900, game 11): Q (a three-sided city with a shield)
-    // laid at (2, 3) with a follower standing over its shield, never glimpsed bare. Covered,
-    // it read R (the same city without one, three of them in the box to one Q) 0.76 to 0.24,
-    // and R was committed without a question.
+    // laid at (2, 3) with a follower on its city, never glimpsed bare. When the simulator
+    // stood knights over shields, it read R (the same city without one, three of them in the
+    // box to one Q) 0.76 to 0.24, and R was committed without a question.
     let (truth, tracker) = track_film(2900 * 7_919 + 11);
     assert!(
         read_right_or_asked(&truth, &tracker, Pos::new(2, 3)),
@@ -1035,8 +1050,9 @@ fn a_glimpse_with_an_arm_coloured_like_the_table_over_the_tile_does_not_overrule
 #[test]
 fn a_glimpse_of_the_hand_bringing_the_follower_over_the_shield_does_not_read_as_no_shield() {
     // A filmed game (eval track's seed 7300, game 18): Red laid M at (2, 1) and put a knight
-    // over its shield. The last glimpse before the figure showed, the hand holding it over the
-    // shield, read N (the same city without one), and N was committed without a question.
+    // on its city (over the shield, when the simulator stood knights there). The last glimpse
+    // before the figure showed, the hand holding it over the shield, read N (the same city
+    // without one), and N was committed without a question.
     assert_film_read(7300 * 7_919 + 18, &[4], &[]);
 }
 
@@ -1080,10 +1096,11 @@ fn a_knight_on_a_city_running_across_its_tile_is_not_asked_about() {
 #[test]
 fn a_follower_hiding_its_city_s_shield_and_scored_at_once_is_counted() {
     // A filmed game (eval track's seed 4242, game 10): Green laid O (a city corner with a
-    // shield, and a road) at (1, 0), closing a city, and put a knight on it, over the shield;
-    // the knight was scored and taken back before the table was still. The glimpses read the
-    // tile under the knight as P (the same without the shield), the still picture as O: the
-    // knight was dropped, and eight of Green's points with it, with no question.
+    // shield, and a road) at (1, 0), closing a city, and put a knight on it (over the shield,
+    // when the simulator stood knights there); the knight was scored and taken back before
+    // the table was still. The glimpses read the tile under the knight as P (the same without
+    // the shield), the still picture as O: the knight was dropped, and eight of Green's points
+    // with it, with no question.
     assert_film_read(4242 * 7_919 + 10, &[26], &[]);
 }
 

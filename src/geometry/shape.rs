@@ -17,6 +17,12 @@ const DIVIDER_WIDTH: f32 = 0.05;
 /// Half the side of a cloister building.
 const CLOISTER_HALF: f32 = 0.19;
 const CENTRE: Point = [0.5, 0.5];
+/// How far apart (tile units) two objects on one feature stand so that both show: a follower's
+/// base is 16 mm across (a third of a 45 mm tile) and a shield a tenth of a tile, so a shield
+/// beside the knight's spot lies clear of its base.
+const CLEAR: f32 = 0.26;
+/// How far apart two objects on one feature stand where it does not reach [`CLEAR`].
+const NEAR: f32 = 0.16;
 
 /// How a feature is drawn.
 #[derive(Clone, Debug, PartialEq)]
@@ -158,20 +164,25 @@ impl TileShape {
         let (mut pennants, mut cathedrals, mut inns) = (Vec::new(), Vec::new(), Vec::new());
         let mut goods = Vec::new();
         for (i, f) in tile.features.iter().enumerate() {
-            // The shield and the cathedral sit at the city's heart; the knight stands beside.
+            // The follower stands at the feature's heart, shield or none (where players put
+            // it); shields, cathedrals and goods lie around it, clear of its base.
+            let mut taken = vec![anchors[i]];
+            let mut place = || {
+                let p = beside(&labels, i as u8, &taken);
+                taken.push(p);
+                p
+            };
             for (attr, spots) in [
                 (Attr::Pennant, &mut pennants),
                 (Attr::Cathedral, &mut cathedrals),
             ] {
                 for _ in 0..f.count(attr) {
-                    spots.push(anchors[i]);
-                    anchors[i] = beside(&labels, i as u8, anchors[i]);
+                    spots.push(place());
                 }
             }
             for good in Good::ALL {
                 for _ in 0..f.count(Attr::Goods(good)) {
-                    goods.push((anchors[i], good));
-                    anchors[i] = beside(&labels, i as u8, anchors[i]);
+                    goods.push((place(), good));
                 }
             }
             // An inn stands in the field beside its road.
@@ -653,14 +664,22 @@ fn label_fields(tile: &TileType, labels: &mut LabelMap) -> Result<(), String> {
     Ok(())
 }
 
-/// A point of `label` near `p` but clear of it, for a second object on the same feature.
-fn beside(labels: &LabelMap, label: u8, p: Point) -> Point {
-    let candidates = [[0.16, 0.0], [-0.16, 0.0], [0.0, 0.16], [0.0, -0.16]];
-    candidates
-        .iter()
+/// A point of `label` beside the first of the points `taken` on it (the follower's) and clear
+/// of them all, for another object on the same feature: at [`CLEAR`] where the feature reaches
+/// that far, else nearer.
+fn beside(labels: &LabelMap, label: u8, taken: &[Point]) -> Point {
+    let p = taken[0];
+    [CLEAR, NEAR]
+        .into_iter()
+        .flat_map(|d| [[d, 0.0], [-d, 0.0], [0.0, d], [0.0, -d]])
         .map(|d| [p[0] + d[0], p[1] + d[1]])
         .find(|&q| {
-            (0.0..=1.0).contains(&q[0]) && (0.0..=1.0).contains(&q[1]) && labels.at(q) == label
+            (0.0..=1.0).contains(&q[0])
+                && (0.0..=1.0).contains(&q[1])
+                && labels.at(q) == label
+                && taken
+                    .iter()
+                    .all(|t| (q[0] - t[0]).hypot(q[1] - t[1]) >= NEAR)
         })
         .unwrap_or(p)
 }
@@ -689,6 +708,44 @@ mod tests {
                 "tile {}",
                 tile.name
             );
+        }
+    }
+
+    #[test]
+    fn a_knight_stands_clear_of_its_citys_shield_and_where_it_would_without_one() {
+        // A follower's base is 16 mm across and a shield 5 mm, on a 45 mm tile: a knight on
+        // its city's spot must stand more than (8 + 2.5) / 45 of a tile from each shield.
+        let clear = (8.0 + 2.5) / 45.0;
+        let cat = catalogue();
+        let shape_of = |name: &str| TileShape::build(cat.tile(cat.tile_id(name).unwrap())).unwrap();
+        // The base game's shield twins (with, without): the knight's spot gives nothing away.
+        for (with, without) in [("F", "G"), ("M", "N"), ("O", "P"), ("Q", "R"), ("S", "T")] {
+            let (with, without) = (shape_of(with), shape_of(without));
+            assert_eq!(with.pennants.len(), 1);
+            let city = |s: &TileShape| s.labels.at(with.pennants[0]);
+            let (a, b) = (city(&with) as usize, city(&without) as usize);
+            assert_eq!(with.features[a].anchor, without.features[b].anchor);
+        }
+        for tile in cat.tiles() {
+            let shape = TileShape::build(tile).unwrap();
+            for (i, f) in tile.features.iter().enumerate() {
+                if f.count(Attr::Pennant) == 0 {
+                    continue;
+                }
+                let knight = shape.features[i].anchor;
+                for shield in shape
+                    .pennants
+                    .iter()
+                    .filter(|&&p| shape.labels.at(p) == i as u8)
+                {
+                    let apart = (knight[0] - shield[0]).hypot(knight[1] - shield[1]);
+                    assert!(
+                        apart > clear,
+                        "tile {}: knight {apart} from a shield",
+                        tile.name
+                    );
+                }
+            }
         }
     }
 
