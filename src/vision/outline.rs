@@ -32,6 +32,10 @@ const MIN_STEP: f64 = 45.0;
 const ON_LINE_PX: f64 = 1.5;
 /// Smallest share of a side's samples on its fitted line for the line to be believed.
 const MIN_SUPPORT: f64 = 0.4;
+/// How far (radians) two opposite sides of a tile may converge in the picture, per tile side
+/// (pixels) over the picture's width: about tan(tilt) / (focal length / width) for a square
+/// seen tilted; the simulator's oblique views reach 1.9, a 90° lens tilted 55° some 3.
+const CONVERGENCE: f64 = 3.0;
 
 /// A straight line: a point on it and its direction.
 type Line = ([f64; 2], [f64; 2]);
@@ -55,25 +59,33 @@ fn across(frame: &Mat, p: [f64; 2], normal: [f64; 2], d: f64) -> Option<(f64, [f
     Some((step, inn, out))
 }
 
-/// A line through `points` most of them lie on (within [`ON_LINE_PX`]): the pair of points
-/// whose line most others lie on, refitted to those by least squares. `None` when too few do.
-fn robust_line(points: &[[f64; 2]]) -> Option<Line> {
+/// A line through `points` most of them lie on (within [`ON_LINE_PX`]), and how many do: the
+/// pair of points whose line most others lie on, refitted to those by least squares. With
+/// `along` (a direction, and how many radians off it the line may turn), the line of that
+/// direction through one of the points instead, refitted only within that turn. `None` when
+/// too few points lie on it.
+fn robust_line(points: &[[f64; 2]], along: Option<([f64; 2], f64)>) -> Option<(Line, usize)> {
     let off = |p: [f64; 2], (q, v): Line| ((p[0] - q[0]) * v[1] - (p[1] - q[1]) * v[0]).abs();
+    let candidates: Vec<Line> = match along {
+        Some((v, _)) => points.iter().map(|&a| (a, v)).collect(),
+        None => points
+            .iter()
+            .enumerate()
+            .flat_map(|(i, &a)| points[i + 1..].iter().map(move |&b| (a, b)))
+            .filter_map(|(a, b)| {
+                let len = (b[0] - a[0]).hypot(b[1] - a[1]);
+                (len >= 1e-9).then(|| (a, [(b[0] - a[0]) / len, (b[1] - a[1]) / len]))
+            })
+            .collect(),
+    };
     let mut best: Option<(usize, Line)> = None;
-    for (i, &a) in points.iter().enumerate() {
-        for &b in &points[i + 1..] {
-            let len = (b[0] - a[0]).hypot(b[1] - a[1]);
-            if len < 1e-9 {
-                continue;
-            }
-            let line = (a, [(b[0] - a[0]) / len, (b[1] - a[1]) / len]);
-            let support = points
-                .iter()
-                .filter(|&&p| off(p, line) <= ON_LINE_PX)
-                .count();
-            if best.is_none_or(|(n, _)| support > n) {
-                best = Some((support, line));
-            }
+    for line in candidates {
+        let support = points
+            .iter()
+            .filter(|&&p| off(p, line) <= ON_LINE_PX)
+            .count();
+        if best.is_none_or(|(n, _)| support > n) {
+            best = Some((support, line));
         }
     }
     let (support, line) = best?;
@@ -99,7 +111,17 @@ fn robust_line(points: &[[f64; 2]]) -> Option<Line> {
         syy += dy * dy;
     }
     let angle = 0.5 * (2.0 * sxy).atan2(sxx - syy);
-    Some((mean, [angle.cos(), angle.sin()]))
+    let refitted = (mean, [angle.cos(), angle.sin()]);
+    // Refitted past the direction allowed, the pair's own line stands.
+    if along.is_some_and(|(v, most)| angle_apart(v, refitted.1) > most) {
+        return Some((line, support));
+    }
+    Some((refitted, support))
+}
+
+/// The angle (radians, 0 to π/2) between two lines of directions `a` and `b` (unit vectors).
+fn angle_apart(a: [f64; 2], b: [f64; 2]) -> f64 {
+    (a[0] * b[0] + a[1] * b[1]).abs().min(1.0).acos()
 }
 
 /// How far (whole pixels) [`fit_outline`] looks outwards of side `k` of `quad` for its border.
@@ -135,15 +157,14 @@ fn outward_normal(quad: &Quad, k: usize) -> [f64; 2] {
     }
 }
 
-/// The line of side `k` of `quad` (from corner `k` to corner `k + 1`) through the first border
-/// from tile to table (colours `table_like` tells) outwards at each sample, or `None` where no
-/// straight border shows.
-fn side_line(
+/// The first border from tile to table (colours `table_like` tells) outwards of side `k` of
+/// `quad` (from corner `k` to corner `k + 1`) at each sample where one shows.
+fn border_points(
     frame: &Mat,
     quad: &Quad,
     k: usize,
     table_like: &dyn Fn([f64; 3]) -> bool,
-) -> Option<Line> {
+) -> Vec<[f64; 2]> {
     let (a, b) = (quad[k], quad[(k + 1) % 4]);
     let len = (b[0] - a[0]).hypot(b[1] - a[1]).max(1e-9);
     let normal = outward_normal(quad, k);
@@ -168,21 +189,31 @@ fn side_line(
         let d = f64::from(d);
         points.push([p[0] + normal[0] * d, p[1] + normal[1] * d]);
     }
-    robust_line(&points)
+    points
 }
 
 /// `quad` (corners NW, NE, SE, SW of a tile lying alone on the table, at most [`REACH`] of a
 /// tile side short of it) with each side moved onto the straight border the picture (BGR)
 /// shows there between the tile and the table (colours `table_like` tells), and which sides
-/// were. A side with no such border stays where it was.
+/// were. A side with no such border stays where it was; of two opposite sides converging more
+/// than any view shows ([`CONVERGENCE`]), one is refitted along the other.
 pub fn fit_outline(
     frame: &Mat,
     quad: &Quad,
     table_like: &dyn Fn([f64; 3]) -> bool,
 ) -> (Quad, [bool; 4]) {
-    let found: Vec<Option<Line>> = (0..4)
-        .map(|k| side_line(frame, quad, k, table_like))
+    let points: Vec<Vec<[f64; 2]>> = (0..4)
+        .map(|k| border_points(frame, quad, k, table_like))
         .collect();
+    let mut found: Vec<Option<(Line, usize)>> =
+        points.iter().map(|p| robust_line(p, None)).collect();
+    let side = (quad[1][0] - quad[0][0]).hypot(quad[1][1] - quad[0][1]);
+    align_converging(
+        &mut found,
+        &points,
+        CONVERGENCE * side / f64::from(frame.cols().max(1)),
+    );
+    let found: Vec<Option<Line>> = found.into_iter().map(|f| f.map(|(line, _)| line)).collect();
     let lines: Vec<Line> = found
         .iter()
         .enumerate()
@@ -204,7 +235,6 @@ pub fn fit_outline(
         }
     }
     // Sides that met far from where the corners were looked for: something else was fitted.
-    let side = (quad[1][0] - quad[0][0]).hypot(quad[1][1] - quad[0][1]);
     let strayed = out
         .iter()
         .zip(quad)
@@ -213,6 +243,31 @@ pub fn fit_outline(
         unmoved
     } else {
         (out, [0, 1, 2, 3].map(|k| found[k].is_some()))
+    }
+}
+
+/// Sides `found` (each with how many of its border `points` lie on it) refitted where two
+/// opposite ones converge more than `most` radians, which no view of a tile shows: one of them
+/// ran along something else over part of the side (a city's roofs as brown as the wood, the
+/// border between roofs and walls). Of the two refitted along the other, the one that leaves
+/// more border points on the pair's lines is kept.
+fn align_converging(found: &mut [Option<(Line, usize)>], points: &[Vec<[f64; 2]>], most: f64) {
+    for k in 0..2 {
+        let (Some(a), Some(b)) = (found[k], found[k + 2]) else {
+            continue;
+        };
+        if angle_apart(a.0 .1, b.0 .1) <= most {
+            continue;
+        }
+        let refit_a = robust_line(&points[k], Some((b.0 .1, most)));
+        let refit_b = robust_line(&points[k + 2], Some((a.0 .1, most)));
+        let with_b = refit_a.map_or(0, |r| r.1 + b.1);
+        let with_a = refit_b.map_or(0, |r| r.1 + a.1);
+        if with_b >= with_a {
+            found[k] = refit_a;
+        } else {
+            found[k + 2] = refit_b;
+        }
     }
 }
 
@@ -289,6 +344,50 @@ mod tests {
         for (f, t) in fitted.iter().zip(&truth) {
             let err = (f[0] - t[0]).hypot(f[1] - t[1]);
             assert!(err < 1.5, "{f:?} vs {t:?}: {err:.2} px");
+        }
+    }
+
+    /// `img` with the polygon `points` filled in `colour`.
+    fn fill(img: &mut Mat, points: &[[i32; 2]], colour: Scalar) {
+        let poly: Vector<Point> = points.iter().map(|c| Point::new(c[0], c[1])).collect();
+        let polys = Vector::<Vector<Point>>::from_iter([poly]);
+        imgproc::fill_poly(img, &polys, colour, imgproc::LINE_8, 0, Point::new(0, 0)).unwrap();
+    }
+
+    #[test]
+    fn a_side_run_partly_along_print_like_the_table_is_fitted_along_the_opposite_side() {
+        // A tile 50 pixels across in a 1280-pixel-wide picture (a far, slanted view), the
+        // eastern half of its north border as pale as the table: a wedge of the table's
+        // colour from the border's middle to 7 pixels deep at the north-east corner (roofs
+        // as brown as the wood). The mask's north-east corner came out that far short, and
+        // the border points there run along the wedge, a line 14° off the south side's.
+        let beige_bgr = Scalar::new(190.0, 205.0, 215.0, 0.0);
+        let mut img = Mat::new_rows_cols_with_default(720, 1280, CV_8UC3, beige_bgr).unwrap();
+        let truth: Quad = [
+            [600.0, 300.0],
+            [650.0, 300.0],
+            [649.0, 333.0],
+            [598.0, 333.0],
+        ];
+        let green = Scalar::new(60.0, 150.0, 90.0, 0.0);
+        fill(
+            &mut img,
+            &[[600, 300], [650, 300], [649, 333], [598, 333]],
+            green,
+        );
+        fill(&mut img, &[[625, 300], [651, 299], [650, 307]], beige_bgr);
+        let found: Quad = [
+            [600.0, 300.0],
+            [650.0, 307.0],
+            [649.0, 333.0],
+            [598.0, 333.0],
+        ];
+        let (fitted, _) = fit_outline(&img, &found, &beige);
+        // Within a twentieth of the tile: the north side is found along the south side's
+        // direction, then refitted within the turn a far tile's sides may show.
+        for (f, t) in fitted.iter().zip(&truth) {
+            let err = (f[0] - t[0]).hypot(f[1] - t[1]);
+            assert!(err < 2.5, "{f:?} vs {t:?}: {err:.2} px");
         }
     }
 
