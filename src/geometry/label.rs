@@ -72,6 +72,27 @@ impl LabelMap {
     /// The cell centre of `label` farthest (in cell steps) from any other label and from the
     /// tile's border, for a follower or a symbol to sit on.
     pub fn deepest(&self, label: u8) -> Option<Point> {
+        self.deepest_where(label, |_| true).map(|(p, _)| p)
+    }
+
+    /// As [`LabelMap::deepest`], of the cells whose centres `allowed` holds for; with how deep
+    /// it lies (cell steps, 1 at the edge).
+    pub fn deepest_where(
+        &self,
+        label: u8,
+        allowed: impl Fn(Point) -> bool,
+    ) -> Option<(Point, u32)> {
+        let n = LABEL_RES;
+        let dist = self.depths(label);
+        let best = (0..n * n)
+            .filter(|&k| self.cells[k] == label && allowed(Self::cell_centre(k % n, k / n)))
+            .max_by_key(|&k| (dist[k], std::cmp::Reverse(k)))?;
+        Some((Self::cell_centre(best % n, best / n), dist[best]))
+    }
+
+    /// Each cell's distance (in cell steps) from any label other than `label` and from the
+    /// tile's border: 0 off the label.
+    fn depths(&self, label: u8) -> Vec<u32> {
         let n = LABEL_RES;
         let mut dist = vec![u32::MAX; n * n];
         let mut queue = std::collections::VecDeque::new();
@@ -101,10 +122,7 @@ impl LabelMap {
                 }
             }
         }
-        let best = (0..n * n)
-            .filter(|&k| self.cells[k] == label)
-            .max_by_key(|&k| (dist[k], std::cmp::Reverse(k)))?;
-        Some(Self::cell_centre(best % n, best / n))
+        dist
     }
 
     /// Connected groups (4-neighbourhood) of unlabelled cells, as a map from cell to group.

@@ -21,8 +21,12 @@ const CENTRE: Point = [0.5, 0.5];
 /// base is 16 mm across (a third of a 45 mm tile) and a shield a tenth of a tile, so a shield
 /// beside the knight's spot lies clear of its base.
 const CLEAR: f32 = 0.26;
-/// How far apart two objects on one feature stand where it does not reach [`CLEAR`].
+/// How far apart two objects on one feature stand where no spot [`CLEAR`] from the others lies
+/// [`INSIDE`] it.
 const NEAR: f32 = 0.16;
+/// How deep (label cells, a 64th of a tile) inside its feature an object beside the follower
+/// lies at least: a shield reaches 0.07 of a tile from its middle.
+const INSIDE: u32 = 6;
 
 /// How a feature is drawn.
 #[derive(Clone, Debug, PartialEq)]
@@ -664,24 +668,22 @@ fn label_fields(tile: &TileType, labels: &mut LabelMap) -> Result<(), String> {
     Ok(())
 }
 
-/// A point of `label` beside the first of the points `taken` on it (the follower's) and clear
-/// of them all, for another object on the same feature: at [`CLEAR`] where the feature reaches
-/// that far, else nearer.
+/// Where another object on the feature `label` lies, beside the points `taken` on it (the
+/// follower's first): its deepest point at least [`CLEAR`] from them all where that lies
+/// [`INSIDE`] the feature, else at least [`NEAR`] from them, else the follower's.
 fn beside(labels: &LabelMap, label: u8, taken: &[Point]) -> Point {
-    let p = taken[0];
-    [CLEAR, NEAR]
-        .into_iter()
-        .flat_map(|d| [[d, 0.0], [-d, 0.0], [0.0, d], [0.0, -d]])
-        .map(|d| [p[0] + d[0], p[1] + d[1]])
-        .find(|&q| {
-            (0.0..=1.0).contains(&q[0])
-                && (0.0..=1.0).contains(&q[1])
-                && labels.at(q) == label
-                && taken
-                    .iter()
-                    .all(|t| (q[0] - t[0]).hypot(q[1] - t[1]) >= NEAR)
+    let deepest = |clear: f32| {
+        labels.deepest_where(label, |q| {
+            taken
+                .iter()
+                .all(|t| (q[0] - t[0]).hypot(q[1] - t[1]) >= clear)
         })
-        .unwrap_or(p)
+    };
+    match (deepest(CLEAR), deepest(NEAR)) {
+        (Some((p, depth)), _) if depth >= INSIDE => p,
+        (_, Some((p, _))) => p,
+        _ => taken[0],
+    }
 }
 
 #[cfg(test)]
