@@ -112,7 +112,7 @@ fn robust_line(points: &[[f64; 2]], along: Option<([f64; 2], f64)>) -> Option<(L
     }
     let angle = 0.5 * (2.0 * sxy).atan2(sxx - syy);
     let refitted = (mean, [angle.cos(), angle.sin()]);
-    // Refitted past the direction allowed, the pair's own line stands.
+    // Refitted past the turn allowed, the line found stands.
     if along.is_some_and(|(v, most)| angle_apart(v, refitted.1) > most) {
         return Some((line, support));
     }
