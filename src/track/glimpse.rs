@@ -317,8 +317,10 @@ impl Tracker {
             return Ok(None);
         };
         let (patch, to_patch) = quad_patch(frame, quad, MARGIN_PX)?;
-        if let Some(before) = self.frontier_looks.get(&pos) {
-            if changed_share(before, &cell_middle(&patch)?)? < NEW_TILE_CHANGE {
+        if let Some((before, now)) =
+            self.kept_look_and_now(frame, pos, (quad, &cell_middle(&patch)?))?
+        {
+            if changed_share(before, &now)? < NEW_TILE_CHANGE {
                 return Ok(None);
             }
         }

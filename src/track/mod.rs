@@ -30,7 +30,7 @@ use crate::sim::figures::colour_bgr;
 use crate::vision::calibration::{clipped_share, Calibration, WASHED_OUT};
 use crate::vision::figures::Enrolment;
 use crate::vision::predict::{near_neighbours, predict, predict_cell};
-use crate::vision::rectify::{side_px, Quad, MARGIN_PX};
+use crate::vision::rectify::{quad_patch, side_px, Quad, MARGIN_PX};
 use crate::vision::start::find_start_tile;
 use crate::vision::table::table_like;
 use crate::vision::terrain::ColourModel;
@@ -60,6 +60,9 @@ const LINED_UP: f64 = 1.3;
 
 /// Share of a cell's middle that must change between quiet pictures for a new tile there.
 const NEW_TILE_CHANGE: f64 = 0.3;
+/// How far apart (pixels, at most per corner) two cuts of a cell may be and still count as
+/// the same cut.
+const SAME_CUT_PX: f64 = 0.5;
 /// How many times a cell's texture must grow or shrink for a tile as much like the table as
 /// a city on brown wood (see [`texture_changed`]).
 const TEXTURE_CHANGE: f64 = 2.0;
@@ -124,6 +127,14 @@ pub enum Event {
     },
 }
 
+/// How an empty frontier cell looked, and where it was cut: a neighbour laid since moves the
+/// cell's prediction, and over a checked cloth a cut a few pixels off changes much (film 2900
+/// game 5: a cell cut 0.145 changed, then read as a tile).
+struct EmptyLook {
+    quad: Quad,
+    middle: Mat,
+}
+
 /// Follows one game.
 pub struct Tracker {
     game: Game,
@@ -150,7 +161,7 @@ pub struct Tracker {
     aligned_small: Option<Mat>,
     /// Each frontier cell as it looked at the last quiet picture, to tell a new tile from
     /// a shadow or a figure leaning in from the next cell.
-    frontier_looks: BTreeMap<Pos, Mat>,
+    frontier_looks: BTreeMap<Pos, EmptyLook>,
     quiet: usize,
     /// When the picture last moved (with a clock).
     last_motion_s: Option<f64>,
@@ -346,6 +357,31 @@ impl Tracker {
             (Some(then), Some(now)) => cell_changed(then, now, quad, frame.cols()),
             _ => Ok(true),
         }
+    }
+
+    /// The empty look kept of frontier cell `pos`, with the middle of `frame` cut where that
+    /// look was (`now`, the middle cut at `quad`, when it was cut there); `None` if no look
+    /// is kept.
+    pub(super) fn kept_look_and_now(
+        &self,
+        frame: &Mat,
+        pos: Pos,
+        (quad, now): (&Quad, &Mat),
+    ) -> opencv::Result<Option<(&Mat, Mat)>> {
+        let Some(kept) = self.frontier_looks.get(&pos) else {
+            return Ok(None);
+        };
+        let now = if tiles::corner_distance(&kept.quad, quad) < SAME_CUT_PX {
+            now.try_clone()?
+        } else {
+            cell_middle(&quad_patch(frame, &kept.quad, MARGIN_PX)?.0)?
+        };
+        Ok(Some((&kept.middle, now)))
+    }
+
+    /// Keeps `middle`, cut at `quad`, as how frontier cell `pos` looks empty.
+    pub(super) fn keep_empty_look(&mut self, pos: Pos, quad: Quad, middle: Mat) {
+        self.frontier_looks.insert(pos, EmptyLook { quad, middle });
     }
 
     /// Whether an arm reaches into the picture (`frame`): a change since the last picture read
@@ -544,7 +580,8 @@ impl Tracker {
     /// Moves every cell, and the last still picture they were measured on, by `shift` (frame
     /// pixels): the camera moved while hands did; the next still picture refines each tile.
     fn shift_view(&mut self, shift: [f64; 2]) -> anyhow::Result<()> {
-        for quad in self.quads.values_mut() {
+        let kept = self.frontier_looks.values_mut().map(|look| &mut look.quad);
+        for quad in self.quads.values_mut().chain(kept) {
             for p in quad.iter_mut() {
                 p[0] += shift[0];
                 p[1] += shift[1];

@@ -289,16 +289,16 @@ impl Tracker {
             // little, but brings a texture of its own.
             let mut retextured = false;
             let mut min_fit = MIN_FIT;
-            if let Some(before) = self.frontier_looks.get(&pos) {
-                retextured = texture_changed(before, &look)?;
-                let change = changed_share(before, &look)?;
+            if let Some((before, now)) = self.kept_look_and_now(frame, pos, (&quad, &look))? {
+                retextured = texture_changed(before, &now)?;
+                let change = changed_share(before, &now)?;
                 if change >= WHOLLY_CHANGED {
                     min_fit = WHOLLY_CHANGED_MIN_FIT;
                 }
                 // A slighter change is a new tile only if the cell no longer looks like the
                 // table and a tile fits it (seed 900 game 1: C, all city, on brown wood).
                 if change < SLIGHT_CHANGE && !retextured {
-                    self.frontier_looks.insert(pos, look);
+                    self.keep_empty_look(pos, quad, look);
                     self.first_changed.remove(&pos);
                     continue;
                 }
@@ -322,7 +322,9 @@ impl Tracker {
                     cut.out_of_view.as_ref(),
                 )?
             {
-                self.frontier_looks.entry(pos).or_insert(look);
+                if !self.frontier_looks.contains_key(&pos) {
+                    self.keep_empty_look(pos, quad, look);
+                }
                 self.first_changed.remove(&pos);
                 continue;
             }
@@ -555,7 +557,7 @@ impl Tracker {
             let (patch, _) = quad_patch(frame, &q, MARGIN_PX)?;
             let (mask, _) = self.enrolment.find(&patch, &model, FIGURE_SHARE)?;
             if known_empty || looks_empty(&patch, &model, &table, Some(&mask), None)? {
-                self.frontier_looks.insert(next, cell_middle(&patch)?);
+                self.keep_empty_look(next, q, cell_middle(&patch)?);
             }
         }
         Ok(())
