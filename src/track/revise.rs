@@ -241,36 +241,25 @@ mod tests {
 
     #[test]
     fn a_neighbour_s_runner_up_not_clearly_the_likelier_mistake_corrects_nothing() {
-        // H turned 90° read surely, but with a reading the rules allow at 1e-3, five times the
-        // neighbour's fitting runner-up (D, 2e-4): misreading the new tile is likelier.
+        // H turned 90° read surely beside L, whose fitting runner-up is D (2e-4).
+        let revise = |tracker: &mut Tracker, allowed: f64| {
+            let above = Pos::new(0, -2);
+            let sure = h_turned_90(0.999);
+            tracker
+                .revise_neighbour(above, &sure, allowed, &Mat::default())
+                .unwrap()
+        };
         let mut tracker = tracker_with_l_above_start();
-        let events = tracker
-            .revise_neighbour(Pos::new(0, -2), &h_turned_90(0.999), 1e-3, &Mat::default())
-            .unwrap();
-        assert!(events.is_empty());
+        // With a reading the rules allow at 1e-3, five times the runner-up: misreading the new
+        // tile is likelier.
+        assert!(revise(&mut tracker, 1e-3).is_empty());
         assert_eq!(tracker.turns()[0].tile, "L");
         // At half the runner-up's, the runner-up is only twice as likely a mistake: too close to
         // call (the players are asked about the new tile instead).
-        let events = tracker
-            .revise_neighbour(
-                Pos::new(0, -2),
-                &h_turned_90(0.999),
-                2e-4 / 2.0,
-                &Mat::default(),
-            )
-            .unwrap();
-        assert!(events.is_empty());
+        assert!(revise(&mut tracker, 2e-4 / 2.0).is_empty());
         assert_eq!(tracker.turns()[0].tile, "L");
         // At a twentieth of the runner-up's, it is the far likelier mistake.
-        let events = tracker
-            .revise_neighbour(
-                Pos::new(0, -2),
-                &h_turned_90(0.999),
-                2e-4 / 20.0,
-                &Mat::default(),
-            )
-            .unwrap();
-        assert!(!events.is_empty());
+        assert!(!revise(&mut tracker, 2e-4 / 20.0).is_empty());
         assert_eq!(tracker.turns()[0].tile, "D");
     }
 
