@@ -712,7 +712,7 @@ fn eval_vision_writes_a_data_set_then_evaluates_it_from_disk() {
     for file in ["board-000.png", "board-000-setup.png", "board-000.json"] {
         assert!(dir.join(file).is_file(), "{file} not written");
     }
-    let again = meeplecam(&["eval", "vision", "--dataset", set]);
+    let again = meeplecam(&["eval", "vision", "--dataset", set, "--wrong"]);
     assert!(
         again.status.success(),
         "{}",
@@ -738,6 +738,15 @@ fn eval_vision_writes_a_data_set_then_evaluates_it_from_disk() {
     .parse()
     .unwrap();
     assert!(right >= 90.0, "{again}");
+    // `--wrong` lists the full read's misses and misreads, each by its board and cell.
+    let listed = again
+        .split_once("Tiles the full read missed or read wrong (rules priors):\n\n")
+        .unwrap_or_else(|| panic!("no list of wrong reads in\n{again}"))
+        .1;
+    for line in listed.lines().take_while(|l| !l.is_empty()) {
+        assert!(line.starts_with("board-000 ("), "{line}");
+    }
+    assert!(!made.contains("Tiles the full read missed"), "{made}");
 
     // Not a data set, or one for another evaluation: exit status 2 with the reason.
     let empty = dir.join("empty");
@@ -747,6 +756,9 @@ fn eval_vision_writes_a_data_set_then_evaluates_it_from_disk() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("no board-*.json"));
     let out = meeplecam(&["eval", "track", "--dataset", set]);
     assert_eq!(out.status.code(), Some(2));
+    let out = meeplecam(&["eval", "track", "--wrong"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--wrong is for `eval vision`"));
 }
 
 #[cfg(feature = "vision")]

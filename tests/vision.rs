@@ -1559,6 +1559,52 @@ fn a_board_seen_at_an_angle_is_read_in_its_perspective_without_running_off_the_t
 }
 
 #[test]
+fn a_figure_reaching_past_its_cut_is_seen_whole_and_told_standing_on_its_road_stub() {
+    use meeplecam::vision::calibration::{Calibration, SetupFrame};
+    use meeplecam::vision::dataset::render_board;
+    use meeplecam::vision::locate::read_board;
+
+    // Board 37 of the data set of seed 9500 (overhead, 1080p, a dark table): a blue follower
+    // stands on the road stub of the cloister at (-4, 3), and reaches past the west side of
+    // the tile's cut. Cut off there, its outline told nothing, a figure could as well lie in
+    // the field, and the plain cloister (B, twice as many in the box) was read, 0.76.
+    let sample = render_board(9500, 37, None).unwrap();
+    let SetupFrame::Calibrated(setup) = Calibration::from_setup_frame(&sample.setup).unwrap()
+    else {
+        panic!("the start tile is found in the setup frame");
+    };
+    let recognizer = TileRecognizer::for_set(catalogue().set("base").unwrap());
+    let found = read_board(
+        &sample.image,
+        &setup.start,
+        &setup.colours,
+        setup.table,
+        Some(&sample.enrolment()),
+        &recognizer,
+    )
+    .unwrap();
+    let cell = Pos::new(-4, 3);
+    let truth = sample
+        .truth
+        .tiles
+        .iter()
+        .find(|t| t.cell == [cell.x, cell.y])
+        .unwrap();
+    assert_eq!((truth.tile.as_str(), truth.rot), ("A", 90));
+    assert!(sample
+        .truth
+        .meeples
+        .iter()
+        .any(|m| m.cell == [cell.x, cell.y]));
+    let read = found.iter().find(|l| l.pos == cell).unwrap().candidates[0];
+    assert_eq!(
+        (catalogue().tile(read.tile).name.as_str(), read.rot),
+        ("A", Rotation::R90),
+        "{read:?}"
+    );
+}
+
+#[test]
 fn tiles_cut_at_their_true_corners_are_read_there_and_a_cell_of_table_is_left_out() {
     use meeplecam::vision::dataset::render_board;
     use meeplecam::vision::locate::read_at;

@@ -132,6 +132,9 @@ pub struct EvalArgs {
     /// `--generate`, made there first (the folder is created; boards already there are replaced).
     #[arg(long)]
     dataset: Option<PathBuf>,
+    /// `vision` only: also list every tile the full read missed or read wrong.
+    #[arg(long)]
+    wrong: bool,
 }
 
 /// Boards rendered when `--generate` is not given.
@@ -158,6 +161,9 @@ pub fn eval(args: EvalArgs) -> Result<(), Failure> {
         (Some(dir), Some(a)) => format!(", {} tile types from {}", a.len(), dir.display()),
         _ => String::new(),
     };
+    if args.wrong && args.what != "vision" {
+        return Err(Failure::BadInput(anyhow!("--wrong is for `eval vision`")));
+    }
     if args.game.is_some() && args.what != "track" {
         return Err(Failure::BadInput(anyhow!("--game is for `eval track`")));
     }
@@ -283,6 +289,12 @@ pub fn eval(args: EvalArgs) -> Result<(), Failure> {
          nothing taken from the truth:\n"
     );
     print!("{}", boards.table());
+    if args.wrong {
+        println!("\nTiles the full read missed or read wrong (rules priors):\n");
+        for w in &boards.wrong {
+            println!("{}", w.line());
+        }
+    }
     println!(
         "\nWhole-frame steps (undistorting frames, with a lens file) run on: {}.",
         meeplecam::vision::accel::described()

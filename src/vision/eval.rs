@@ -566,6 +566,66 @@ pub struct BoardReport {
     pub at_truth_drift: Vec<f64>,
     /// Milliseconds per board read, sorted.
     pub board_ms: Vec<f64>,
+    /// Every tile the full read missed or read wrong, board by board.
+    pub wrong: Vec<WrongRead>,
+}
+
+/// A tile the full read missed or read wrong (after the rules priors).
+#[derive(Clone, Debug, PartialEq)]
+pub struct WrongRead {
+    /// The board's name (`board-007`).
+    pub board: String,
+    /// The tile's cell.
+    pub cell: Pos,
+    /// Its true type and rotation.
+    pub truth: (TileId, Rotation),
+    /// What it was read as, if it was found.
+    pub read: Option<Misread>,
+    /// Whether a follower stands or lies on it.
+    pub follower: bool,
+}
+
+/// What a tile found was read as.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Misread {
+    /// The type and rotation chosen.
+    pub tile: TileId,
+    /// Its rotation.
+    pub rot: Rotation,
+    /// The probability the tile's own reading gave that.
+    pub probability: f64,
+    /// How far off the tile was found: its largest corner error, in tile sides.
+    pub corner_error: f64,
+}
+
+impl WrongRead {
+    /// One line: board, cell, truth, reading.
+    pub fn line(&self) -> String {
+        let cat = catalogue();
+        let tile =
+            |id: TileId, rot: Rotation| format!("{} {:>3}", cat.tile(id).name, rot.degrees());
+        let read = match self.read {
+            Some(m) => format!(
+                "read {} ({:.3}), found {:.3} tile off",
+                tile(m.tile, m.rot),
+                m.probability,
+                m.corner_error
+            ),
+            None => "not found".to_string(),
+        };
+        format!(
+            "{} ({:>3}, {:>3}): {} {read}{}",
+            self.board,
+            self.cell.x,
+            self.cell.y,
+            tile(self.truth.0, self.truth.1),
+            if self.follower {
+                ", follower on it"
+            } else {
+                ""
+            }
+        )
+    }
 }
 
 impl BoardReport {
@@ -691,8 +751,18 @@ fn read_whole_board(
     for t in truth.tiles.iter().skip(1) {
         report.tiles += 1;
         let pos = Pos::new(t.cell[0], t.cell[1]);
+        let id = cat.tile_id(&t.tile).expect("truth names catalogue tiles");
+        let rot = Rotation::from_degrees(t.rot).unwrap_or_default();
+        let wrong = |read| WrongRead {
+            board: sample.name.clone(),
+            cell: pos,
+            truth: (id, rot),
+            read,
+            follower: truth.meeples.iter().any(|m| m.cell == t.cell),
+        };
         let Some(l) = found.iter().find(|l| l.pos == pos) else {
             exact = false;
+            report.wrong.push(wrong(None));
             continue;
         };
         report.found += 1;
@@ -709,18 +779,26 @@ fn read_whole_board(
             (found_at[0] - true_at[0]).hypot(found_at[1] - true_at[1]) / tile_px(&t.corners_px),
         );
         let band = error_band(err);
-        let id = cat.tile_id(&t.tile).expect("truth names catalogue tiles");
-        let rot = Rotation::from_degrees(t.rot).unwrap_or_default();
-        let right = read
-            .iter()
-            .find(|(p, _)| *p == pos)
-            .is_some_and(|(_, c)| c.tile == id && same_for_the_rules(id, c.rot, rot));
+        let chosen = read.iter().find(|(p, _)| *p == pos).map(|(_, c)| *c);
+        let right = chosen.is_some_and(|c| c.tile == id && same_for_the_rules(id, c.rot, rot));
         report.right_by_error[band].0 += 1;
         if right {
             report.right += 1;
             report.right_by_error[band].1 += 1;
         } else {
             exact = false;
+            let probability = |c: Candidate| {
+                l.candidates
+                    .iter()
+                    .find(|k| k.tile == c.tile && k.rot == c.rot)
+                    .map_or(0.0, |k| k.probability)
+            };
+            report.wrong.push(wrong(chosen.map(|c| Misread {
+                tile: c.tile,
+                rot: c.rot,
+                probability: probability(c),
+                corner_error: err,
+            })));
         }
     }
     let phantoms = found
@@ -839,6 +917,34 @@ mod tests {
             "{table}"
         );
         assert!(table.contains("| over 0.1 tile | 0 | 0.00 % |"), "{table}");
+    }
+
+    #[test]
+    fn a_wrong_read_names_its_board_cell_truth_and_reading() {
+        let cat = catalogue();
+        let (m, n) = (cat.tile_id("M").unwrap(), cat.tile_id("N").unwrap());
+        let wrong = WrongRead {
+            board: "board-007".into(),
+            cell: Pos::new(-2, 3),
+            truth: (m, Rotation::R90),
+            read: Some(Misread {
+                tile: n,
+                rot: Rotation::R90,
+                probability: 0.61,
+                corner_error: 0.0712,
+            }),
+            follower: true,
+        };
+        assert_eq!(
+            wrong.line(),
+            "board-007 ( -2,   3): M  90 read N  90 (0.610), found 0.071 tile off, follower on it"
+        );
+        let missed = WrongRead {
+            read: None,
+            follower: false,
+            ..wrong
+        };
+        assert_eq!(missed.line(), "board-007 ( -2,   3): M  90 not found");
     }
 
     #[test]
