@@ -21,7 +21,7 @@ use meeplecam::vision::calibration::{Calibration, SetupFrame};
 use meeplecam::vision::charuco::BoardSpec;
 use meeplecam::vision::dataset::{render_board, write_board, Dataset};
 use meeplecam::vision::eval::evaluate;
-use meeplecam::vision::figures::{Enrolment, FIGURE_SHARE, WIDER_PX};
+use meeplecam::vision::figures::Enrolment;
 use meeplecam::vision::intrinsics::{Intrinsics, Undistorter};
 use meeplecam::vision::locate::read_board;
 use meeplecam::vision::locate::Located;
@@ -620,12 +620,7 @@ fn followers(
         };
         let (patch, to_patch) = quad_patch(img, &l.quad, MARGIN_PX)?;
         let back = invert_homography(&to_patch);
-        let (_, mut blobs) = enrolment.find(&patch, colours, FIGURE_SHARE)?;
-        if blobs.iter().any(|b| b.spread.is_none()) {
-            // A figure reaching past the patch is seen whole in a wider cut.
-            let (wide, _) = quad_patch(img, &l.quad, MARGIN_PX + WIDER_PX)?;
-            enrolment.complete_from(&mut blobs, &patch, &wide, colours)?;
-        }
+        let (_, blobs) = enrolment.find_in_cell(img, &l.quad, &patch, colours)?;
         let rise = viewpoint.map_or([0.0, 0.0], |v| v.rise_at_cell(l.pos));
         let tile_below = cells_below(l.pos)
             .iter()

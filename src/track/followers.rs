@@ -6,7 +6,7 @@ use opencv::prelude::*;
 use super::{alignments, cell_middle, cell_middle_shifted, Event, Tracker, LIGHT_DRIFT};
 use crate::record::FollowerEntry;
 use crate::rules::{Figure, Port, Pos};
-use crate::vision::figures::{Blob, FIGURE_SHARE, WIDER_PX};
+use crate::vision::figures::{Blob, FIGURE_SHARE};
 use crate::vision::meeples::{cells_below, read_followers, well_inside, FollowerRead};
 use crate::vision::rectify::{quad_patch, Quad, MARGIN_PX};
 
@@ -133,13 +133,9 @@ impl Tracker {
             return Ok(Vec::new());
         };
         let (patch, _) = quad_patch(frame, quad, MARGIN_PX)?;
-        let (_, mut blobs) = self.enrolment.find(&patch, &calib.colours, FIGURE_SHARE)?;
-        if blobs.iter().any(|b| b.spread.is_none()) {
-            // A figure reaching past the patch is seen whole in a wider cut.
-            let (wide, _) = quad_patch(frame, quad, MARGIN_PX + WIDER_PX)?;
-            self.enrolment
-                .complete_from(&mut blobs, &patch, &wide, &calib.colours)?;
-        }
+        let (_, blobs) = self
+            .enrolment
+            .find_in_cell(frame, quad, &patch, &calib.colours)?;
         self.followers_on(pos, &blobs)
     }
 

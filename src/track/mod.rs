@@ -829,8 +829,8 @@ fn camera_moved(
 }
 
 /// `before` (a reduced grey picture) moved as the whole picture moved between it and `now` (as
-/// it is if their sizes differ): a camera bumped since moves every cell (film 6100 game 10: 17 pixels, and every cell of a
-/// striped wood table changed).
+/// it is if their sizes differ): a camera bumped since moves every cell (film 6100 game 10: 17
+/// pixels, and every cell of a striped wood table changed).
 fn moved_like(before: &Mat, now: &Mat) -> opencv::Result<Mat> {
     if before.size()? != now.size()? {
         return before.try_clone();

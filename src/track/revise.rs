@@ -27,8 +27,9 @@ impl Tracker {
     /// Corrects the one neighbour that keeps reading `c` out of cell `pos`, if a reading of it
     /// that was plausible when it was read fits `c` and all its other neighbours, the two
     /// together are [`MARGIN`] times likelier than the neighbour as read beside the likeliest
-    /// reading the rules allow at `pos` (probability `allowed`), and the game replays with it (its follower read
-    /// again in `frame`, see [`Tracker::rewrite`]). Returns the corrected tile's events.
+    /// reading the rules allow at `pos` (probability `allowed`), and the game replays with it
+    /// (its follower read again in `frame`, see [`Tracker::rewrite`]). Returns the corrected
+    /// tile's events.
     pub(super) fn revise_neighbour(
         &mut self,
         pos: Pos,

@@ -8,13 +8,13 @@ use super::board::{consistent_board, consistent_reading};
 use super::breakdown::Breakdown;
 use super::calibration::{Calibration, SetupFrame};
 use super::dataset::Sample;
-use super::figures::{Blob, Enrolment, FIGURE_SHARE, WIDER_PX};
+use super::figures::{Blob, Enrolment};
 use super::locate::{read_at, read_board};
 use super::meeples::{cells_below, pose, read_followers};
 use super::prints::{LearnedPrints, Print};
 use super::rectify::{
-    cell_patch_margin, cell_quad, in_view_share, middle, out_of_view, quad_patch, side_px, unseen,
-    Quad, INSET, MARGIN_PX,
+    cell_quad, in_view_share, middle, out_of_view, quad_patch, side_px, unseen, Quad, INSET,
+    MARGIN_PX,
 };
 use super::standing::Figures;
 use super::terrain::{same_for_the_rules, ColourModel};
@@ -332,13 +332,7 @@ fn read_tiles(
         }
         let (patch, to_patch) = quad_patch(&sample.image, &quad, MARGIN_PX)?;
         let out_of_view = out_of_view(&to_patch, MARGIN_PX, size)?;
-        let (figures, mut blobs) = enrolment.find(&patch, &model, FIGURE_SHARE)?;
-        if blobs.iter().any(|b| b.spread.is_none()) {
-            // A figure reaching past the patch is seen whole in a wider cut.
-            if let Some(wide) = cell_patch_margin(&sample.image, cam, cell, MARGIN_PX + WIDER_PX)? {
-                enrolment.complete_from(&mut blobs, &patch, &wide, &model)?;
-            }
-        }
+        let (figures, blobs) = enrolment.find_in_cell(&sample.image, &quad, &patch, &model)?;
         let rise = viewpoint.map_or([0.0, 0.0], |v| v.rise_at_cell(cell));
         let (ranked, shift, _) = recognizer.recognize_in_view(
             &patch,
@@ -588,7 +582,7 @@ pub struct WrongRead {
 /// What a tile found was read as.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Misread {
-    /// The type and rotation chosen.
+    /// The type chosen.
     pub tile: TileId,
     /// Its rotation.
     pub rot: Rotation,

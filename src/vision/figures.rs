@@ -5,6 +5,7 @@ use opencv::core::{Mat, Scalar};
 use opencv::imgproc;
 use opencv::prelude::*;
 
+use super::rectify::{quad_patch, Quad, MARGIN_PX};
 use super::terrain::ColourModel;
 use crate::sim::effects::{grow_mask, mask_where};
 
@@ -451,23 +452,29 @@ pub fn complete_outlines(blobs: &mut [Blob], wide: &[Blob], extra: f64) {
 
 /// How much wider (pixels each way) a cell is cut again to see a figure reaching past its
 /// patch whole: a standing figure's top may show half a tile beyond its base.
-pub const WIDER_PX: i32 = 24;
+const WIDER_PX: i32 = 24;
 
 impl Enrolment {
-    /// Completes the `blobs` found in `patch` that it clips ([`complete_outlines`]) from
-    /// `wide`, the same cell cut [`WIDER_PX`] wider each way.
-    pub fn complete_from(
+    /// The figures in `patch`, the cell of `frame` at `quad` cut with [`MARGIN_PX`] around it
+    /// ([`Enrolment::find`] with [`FIGURE_SHARE`]). A figure the patch clips is completed
+    /// ([`complete_outlines`]) from the cell cut [`WIDER_PX`] wider each way, so that its
+    /// outline tells whether it stands or lies.
+    pub fn find_in_cell(
         &self,
-        blobs: &mut [Blob],
+        frame: &Mat,
+        quad: &Quad,
         patch: &Mat,
-        wide: &Mat,
         model: &ColourModel,
-    ) -> opencv::Result<()> {
-        let share = FIGURE_SHARE * f64::from(patch.rows() * patch.cols())
-            / f64::from((wide.rows() * wide.cols()).max(1));
-        let (_, whole) = self.find(wide, model, share)?;
-        complete_outlines(blobs, &whole, f64::from(WIDER_PX));
-        Ok(())
+    ) -> opencv::Result<(Mat, Vec<Blob>)> {
+        let (mask, mut blobs) = self.find(patch, model, FIGURE_SHARE)?;
+        if blobs.iter().any(|b| b.spread.is_none()) {
+            let (wide, _) = quad_patch(frame, quad, MARGIN_PX + WIDER_PX)?;
+            let share = FIGURE_SHARE * f64::from(patch.rows() * patch.cols())
+                / f64::from((wide.rows() * wide.cols()).max(1));
+            let (_, whole) = self.find(&wide, model, share)?;
+            complete_outlines(&mut blobs, &whole, f64::from(WIDER_PX));
+        }
+        Ok((mask, blobs))
     }
 }
 

@@ -10,7 +10,7 @@ use opencv::imgproc;
 use opencv::prelude::*;
 use rayon::prelude::*;
 
-use super::figures::{Enrolment, FIGURE_SHARE, WIDER_PX};
+use super::figures::Enrolment;
 use super::predict::{predict_in_read, support};
 use super::prints::{LearnedPrints, Print};
 use super::rectify::{
@@ -714,13 +714,7 @@ fn read_cut(
     let (patch, to_patch) = quad_patch(frame, quad, MARGIN_PX)?;
     let (mask, standing) = match figures {
         Some((e, rise)) => {
-            let (mask, mut blobs) = e.find(&patch, model, FIGURE_SHARE)?;
-            if blobs.iter().any(|b| b.spread.is_none()) {
-                // A figure reaching past the cut is seen whole in a wider one, so that its
-                // outline tells whether it stands or lies.
-                let (wide, _) = quad_patch(frame, quad, MARGIN_PX + WIDER_PX)?;
-                e.complete_from(&mut blobs, &patch, &wide, model)?;
-            }
+            let (mask, blobs) = e.find_in_cell(frame, quad, &patch, model)?;
             (Some(mask), Some(Figures::from_blobs(&blobs, rise)))
         }
         None => (None, None),
