@@ -210,26 +210,35 @@ fn grow(
         .keys()
         .flat_map(|p| Dir::ALL.map(|d| p.step(d)))
         .collect();
-    while let Some(pos) = queue.pop_front() {
-        if located.contains_key(&pos) {
-            continue;
-        }
-        let support = support(located, pos);
-        let tries = match tried.get(&pos) {
-            Some(&(before, tries)) if support <= before || tries >= TRIES => continue,
-            Some(&(_, tries)) => tries,
-            None if tried.len() >= MAX_CELLS => continue,
-            None => 0,
-        };
-        tried.insert(pos, (support, tries + 1));
-        let Some((found_at, found)) = reader.read_cell(pos, min_fit, located, out)? else {
-            continue;
-        };
-        located.insert(pos, found.quad);
-        scores.insert(pos, found_at);
-        out.push(found);
-        for d in Dir::ALL {
-            queue.push_back(pos.step(d));
+    while !queue.is_empty() {
+        // The cells queued now are tried in turn below. Their cuts as the board read so far
+        // predicts them are read side by side first: a cell whose neighbours are found before
+        // its turn is predicted afresh then, and only that cut is read again.
+        reader.read_cells_ahead(&reader.predicted_cuts(queue.iter().copied(), located))?;
+        for _ in 0..queue.len() {
+            let Some(pos) = queue.pop_front() else {
+                break;
+            };
+            if located.contains_key(&pos) {
+                continue;
+            }
+            let support = support(located, pos);
+            let tries = match tried.get(&pos) {
+                Some(&(before, tries)) if support <= before || tries >= TRIES => continue,
+                Some(&(_, tries)) => tries,
+                None if tried.len() >= MAX_CELLS => continue,
+                None => 0,
+            };
+            tried.insert(pos, (support, tries + 1));
+            let Some((found_at, found)) = reader.read_cell(pos, min_fit, located, out)? else {
+                continue;
+            };
+            located.insert(pos, found.quad);
+            scores.insert(pos, found_at);
+            out.push(found);
+            for d in Dir::ALL {
+                queue.push_back(pos.step(d));
+            }
         }
     }
     Ok(())
@@ -481,6 +490,42 @@ impl CellReader<'_> {
         )
     }
 
+    /// The cuts [`Self::read_cell`] reads first for those of `cells` not `located` yet: each
+    /// where the tiles `located` predict it.
+    fn predicted_cuts(
+        &self,
+        cells: impl Iterator<Item = Pos>,
+        located: &BTreeMap<Pos, Quad>,
+    ) -> Vec<(Pos, Quad)> {
+        cells
+            .filter(|pos| !located.contains_key(pos))
+            .filter_map(|pos| Some((pos, predict_in_read(located, pos, self.pose.as_ref())?)))
+            .collect()
+    }
+
+    /// Reads side by side what [`Self::read_cell`] will read of each cell first cut at
+    /// `predicted`: that cut, then the same snapped onto the picture's edges where the first
+    /// shows no tile fitting surely ([`SURE_FIT`]).
+    fn read_cells_ahead(&self, predicted: &[(Pos, Quad)]) -> opencv::Result<()> {
+        let cuts: Vec<(Pos, Quad)> = predicted
+            .iter()
+            .copied()
+            .filter(|(_, quad)| in_view(quad, self.frame))
+            .collect();
+        self.read_ahead(&cuts)?;
+        let unsure = |pos: Pos, quad: &Quad| {
+            self.known(pos, quad)
+                .is_some_and(|cut| cut.is_none_or(|c| c.found_at.fit < SURE_FIT))
+        };
+        let snapped: Vec<(Pos, Quad)> = predicted
+            .par_iter()
+            .filter(|(pos, quad)| !in_view(quad, self.frame) || unsure(*pos, quad))
+            .map(|&(pos, quad)| (pos, snap_to_edges(&self.grey, &quad)))
+            .filter(|(_, quad)| in_view(quad, self.frame))
+            .collect();
+        self.read_ahead(&snapped)
+    }
+
     /// The tile at `pos` and how it matched ([`Match`]), from where the tiles `located` so far predict
     /// it, or from that cut snapped onto the picture's edges if it scores higher (read only
     /// where the first cut gives no tile to keep that fits at least [`SURE_FIT`]). `None`
@@ -712,6 +757,12 @@ fn read_cut(
     recognizer: &TileRecognizer,
 ) -> opencv::Result<Option<CutRead>> {
     let (patch, to_patch) = quad_patch(frame, quad, MARGIN_PX)?;
+    let out_of_view =
+        super::rectify::out_of_view(&to_patch, MARGIN_PX, [frame.cols(), frame.rows()])?;
+    // Figures are looked for only where they might matter.
+    if table_whatever_figures(&patch, model, table, out_of_view.as_ref())? {
+        return Ok(None);
+    }
     let (mask, standing) = match figures {
         Some((e, rise)) => {
             let (mask, blobs) = e.find_in_cell(frame, quad, &patch, model)?;
@@ -719,8 +770,6 @@ fn read_cut(
         }
         None => (None, None),
     };
-    let out_of_view =
-        super::rectify::out_of_view(&to_patch, MARGIN_PX, [frame.cols(), frame.rows()])?;
     let shows = what_cell_shows(&patch, model, table, mask.as_ref(), out_of_view.as_ref())?;
     if shows == CellShows::Table {
         return Ok(None);
@@ -906,21 +955,10 @@ pub fn what_cell_shows(
     out_of_view: Option<&Mat>,
 ) -> opencv::Result<CellShows> {
     let patch = patch.try_clone()?;
-    let w = patch.cols() as usize;
     let bytes = patch.data_bytes()?;
-    let flags = |m: Option<&Mat>| -> opencv::Result<Option<Vec<u8>>> {
-        m.map(|m| Ok(m.try_clone()?.data_bytes()?.to_vec()))
-            .transpose()
-    };
-    let (figures, out_of_view) = (flags(figures)?, flags(out_of_view)?);
+    let figures = flags(figures)?;
     let set = |m: &Option<Vec<u8>>, k: usize| m.as_ref().is_some_and(|m| m[k] != 0);
-    let m = MARGIN_PX as usize;
-    let middle = (m + 4)..(w.saturating_sub(m + 4));
-    let in_view: Vec<usize> = middle
-        .clone()
-        .flat_map(|y| middle.clone().map(move |x| y * w + x))
-        .filter(|&k| !set(&out_of_view, k))
-        .collect();
+    let in_view = middle_in_view(&patch, out_of_view)?;
     let under_figures = in_view.iter().filter(|&&k| set(&figures, k)).count();
     let seen: Vec<usize> = if 2 * under_figures > in_view.len() {
         in_view
@@ -953,6 +991,60 @@ pub fn what_cell_shows(
     } else {
         CellShows::TableColours
     })
+}
+
+/// The pixels (indices) of the middle of a cell patch (cut with `MARGIN_PX`) that are not
+/// `out_of_view`.
+fn middle_in_view(patch: &Mat, out_of_view: Option<&Mat>) -> opencv::Result<Vec<usize>> {
+    let w = patch.cols().max(0) as usize;
+    let out_of_view = flags(out_of_view)?;
+    let m = MARGIN_PX as usize;
+    let middle = (m + 4)..(w.saturating_sub(m + 4));
+    Ok(middle
+        .clone()
+        .flat_map(|y| middle.clone().map(move |x| y * w + x))
+        .filter(|&k| out_of_view.as_ref().is_none_or(|o| o[k] == 0))
+        .collect())
+}
+
+/// A mask's bytes, if there is a mask.
+fn flags(mask: Option<&Mat>) -> opencv::Result<Option<Vec<u8>>> {
+    mask.map(|m| Ok(m.try_clone()?.data_bytes()?.to_vec()))
+        .transpose()
+}
+
+/// Share of table pixels in the middle of a cell (figures not left out) above which
+/// [`what_cell_shows`] finds [`CellShows::Table`] whatever figures cover: it leaves out at
+/// most half the pixels, and with half of them gone, all of table colours, the share left
+/// still exceeds [`TABLE_IN_ENCLOSED`].
+const TABLE_UNDER_ANY_FIGURES: f64 = (1.0 + TABLE_IN_ENCLOSED) / 2.0;
+
+/// Whether [`what_cell_shows`] finds [`CellShows::Table`] in a cell patch whatever figures
+/// stand on it: so much of it shows table ([`TABLE_UNDER_ANY_FIGURES`]) that no figures need
+/// looking for.
+fn table_whatever_figures(
+    patch: &Mat,
+    model: &ColourModel,
+    table: &[[f32; 3]; 2],
+    out_of_view: Option<&Mat>,
+) -> opencv::Result<bool> {
+    let patch = patch.try_clone()?;
+    let bytes = patch.data_bytes()?;
+    let in_view = middle_in_view(&patch, out_of_view)?;
+    // Given up once too many pixels show something else.
+    let most_other = ((1.0 - TABLE_UNDER_ANY_FIGURES) * in_view.len() as f64) as usize;
+    let mut other_px = 0usize;
+    for k in &in_view {
+        let p = [bytes[3 * k], bytes[3 * k + 1], bytes[3 * k + 2]];
+        if blend_distance2(p, table) >= model.nearest_distance2(p) {
+            other_px += 1;
+            if other_px > most_other {
+                return Ok(false);
+            }
+        }
+    }
+    let table_px = in_view.len() - other_px;
+    Ok(in_view.is_empty() || table_px as f64 / in_view.len() as f64 > TABLE_UNDER_ANY_FIGURES)
 }
 
 /// Whether the middle of a cell patch shows more table than a tile surely does
@@ -1056,6 +1148,52 @@ mod tests {
         // The tracker, which reads a cell again each frame, takes the doubtful share for table.
         assert!(looks_empty(&cell(0.25), &model, &table, None, None).unwrap());
         assert!(!looks_empty(&cell(0.5), &model, &table, None, None).unwrap());
+    }
+
+    #[test]
+    fn a_cell_is_table_whatever_figures_stand_on_it_only_where_half_of_it_hidden_could_not_tell() {
+        use opencv::core::{Rect, Scalar, CV_8UC1, CV_8UC3};
+        let model = ColourModel::default();
+        let red = [40.0, 40.0, 190.0];
+        let table = [red, [225.0, 225.0, 230.0]];
+        let field = model.means()[0];
+        let px = PATCH_PX + 2 * MARGIN_PX;
+        let (top, middle) = (MARGIN_PX + 4, PATCH_PX - 8);
+        // Red cloth with a band of field across the top `share` of the cut's middle.
+        let cell = |share: f64| {
+            let colour = |c: [f32; 3]| Scalar::new(c[0].into(), c[1].into(), c[2].into(), 0.0);
+            let mut patch = Mat::new_rows_cols_with_default(px, px, CV_8UC3, colour(red)).unwrap();
+            let rows = (f64::from(middle) * share).round() as i32;
+            if rows > 0 {
+                Mat::roi_mut(&mut patch, Rect::new(0, top, px, rows))
+                    .unwrap()
+                    .set_to(&colour(field), &opencv::core::no_array())
+                    .unwrap();
+            }
+            patch
+        };
+        // A figure mask over the bottom half of the middle: all of it red cloth.
+        let mut half = Mat::new_rows_cols_with_default(px, px, CV_8UC1, Scalar::all(0.0)).unwrap();
+        Mat::roi_mut(
+            &mut half,
+            Rect::new(0, top + middle / 2, px, px - top - middle / 2),
+        )
+        .unwrap()
+        .set_to(&Scalar::all(255.0), &opencv::core::no_array())
+        .unwrap();
+        let shows = |share, figures: Option<&Mat>| {
+            what_cell_shows(&cell(share), &model, &table, figures, None).unwrap()
+        };
+        let sure = |share| table_whatever_figures(&cell(share), &model, &table, None).unwrap();
+        for share in [0.0, 0.03] {
+            assert!(sure(share), "{share}");
+            assert_eq!(shows(share, Some(&half)), CellShows::Table, "{share}");
+        }
+        // Table without figures, but not with half the cloth hidden: figures must be looked for.
+        assert_eq!(shows(0.08, None), CellShows::Table);
+        assert_ne!(shows(0.08, Some(&half)), CellShows::Table);
+        assert!(!sure(0.08));
+        assert!(!sure(0.5));
     }
 
     #[test]
