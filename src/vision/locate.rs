@@ -594,9 +594,8 @@ fn settle(
     let cuts: Vec<(Pos, Quad)> = out[1..]
         .iter()
         .filter_map(|tile| Some((tile.pos, settle_cut(reader, located, tile)?)))
-        .filter(|(_, quad)| in_view(quad, reader.frame))
         .collect();
-    reader.read_ahead(&cuts)?;
+    reader.read_cells_ahead(&cuts)?;
     for k in 1..out.len() {
         let pos = out[k].pos;
         let Some(&first) = scores.get(&pos) else {
