@@ -1104,38 +1104,36 @@ mod tests {
         assert!(!looks_empty(&tile, &model, &table, Some(&mask), None).unwrap());
     }
 
+    /// A red and white checked cloth (BGR).
+    const RED_CHECKS: [[f32; 3]; 2] = [[40.0, 40.0, 190.0], [225.0, 225.0, 230.0]];
+    /// Where the cut's middle (what counts) begins and how long its side is: 4 pixels inside
+    /// the margin.
+    const MIDDLE: (i32, i32) = (MARGIN_PX + 4, PATCH_PX - 8);
+
+    /// A cell cut from the red of [`RED_CHECKS`] everywhere, with a band of `model`'s field
+    /// colour across the top `share` of the middle.
+    fn red_cloth_with_field(model: &ColourModel, share: f64) -> Mat {
+        use opencv::core::{Rect, Scalar, CV_8UC3};
+        let px = PATCH_PX + 2 * MARGIN_PX;
+        let (top, middle) = MIDDLE;
+        let colour = |c: [f32; 3]| Scalar::new(c[0].into(), c[1].into(), c[2].into(), 0.0);
+        let mut patch =
+            Mat::new_rows_cols_with_default(px, px, CV_8UC3, colour(RED_CHECKS[0])).unwrap();
+        let rows = (f64::from(middle) * share).round() as i32;
+        if rows > 0 {
+            Mat::roi_mut(&mut patch, Rect::new(0, top, px, rows))
+                .unwrap()
+                .set_to(&colour(model.means()[0]), &opencv::core::no_array())
+                .unwrap();
+        }
+        patch
+    }
+
     #[test]
     fn a_cell_part_city_on_a_red_checked_table_shows_table_colours_and_bare_table_shows_table() {
-        use opencv::core::{Rect, Scalar, CV_8UC3};
         let model = ColourModel::default();
-        // A red and white checked cloth (BGR).
-        let red = [40.0, 40.0, 190.0];
-        let table = [red, [225.0, 225.0, 230.0]];
-        let field = model.means()[0];
-        let px = PATCH_PX + 2 * MARGIN_PX;
-        // The cut's middle (what counts) lies 4 pixels inside its margin.
-        let (top, middle) = (MARGIN_PX + 4, PATCH_PX - 8);
-        // Red everywhere, with a band of field across the top `share` of the middle.
-        let cell = |share: f64| {
-            let mut patch = Mat::new_rows_cols_with_default(
-                px,
-                px,
-                CV_8UC3,
-                Scalar::new(red[0].into(), red[1].into(), red[2].into(), 0.0),
-            )
-            .unwrap();
-            let rows = (f64::from(middle) * share).round() as i32;
-            if rows > 0 {
-                Mat::roi_mut(&mut patch, Rect::new(0, top, px, rows))
-                    .unwrap()
-                    .set_to(
-                        &Scalar::new(field[0].into(), field[1].into(), field[2].into(), 0.0),
-                        &opencv::core::no_array(),
-                    )
-                    .unwrap();
-            }
-            patch
-        };
+        let table = RED_CHECKS;
+        let cell = |share| red_cloth_with_field(&model, share);
         let shows = |share| what_cell_shows(&cell(share), &model, &table, None, None).unwrap();
         assert_eq!(shows(0.0), CellShows::Table);
         assert_eq!(shows(0.05), CellShows::Table);
@@ -1151,26 +1149,12 @@ mod tests {
 
     #[test]
     fn a_cell_is_table_whatever_figures_stand_on_it_only_where_half_of_it_hidden_could_not_tell() {
-        use opencv::core::{Rect, Scalar, CV_8UC1, CV_8UC3};
+        use opencv::core::{Rect, Scalar, CV_8UC1};
         let model = ColourModel::default();
-        let red = [40.0, 40.0, 190.0];
-        let table = [red, [225.0, 225.0, 230.0]];
-        let field = model.means()[0];
+        let table = RED_CHECKS;
+        let cell = |share| red_cloth_with_field(&model, share);
         let px = PATCH_PX + 2 * MARGIN_PX;
-        let (top, middle) = (MARGIN_PX + 4, PATCH_PX - 8);
-        // Red cloth with a band of field across the top `share` of the cut's middle.
-        let cell = |share: f64| {
-            let colour = |c: [f32; 3]| Scalar::new(c[0].into(), c[1].into(), c[2].into(), 0.0);
-            let mut patch = Mat::new_rows_cols_with_default(px, px, CV_8UC3, colour(red)).unwrap();
-            let rows = (f64::from(middle) * share).round() as i32;
-            if rows > 0 {
-                Mat::roi_mut(&mut patch, Rect::new(0, top, px, rows))
-                    .unwrap()
-                    .set_to(&colour(field), &opencv::core::no_array())
-                    .unwrap();
-            }
-            patch
-        };
+        let (top, middle) = MIDDLE;
         // A figure mask over the bottom half of the middle: all of it red cloth.
         let mut half = Mat::new_rows_cols_with_default(px, px, CV_8UC1, Scalar::all(0.0)).unwrap();
         Mat::roi_mut(
