@@ -1195,6 +1195,35 @@ fn a_small_light_shield_plate_counts_as_a_pennant_and_a_wall_does_not() {
 }
 
 #[test]
+fn a_shield_too_small_to_keep_its_blue_counts_by_its_tinted_plate_and_dark_mark() {
+    use meeplecam::vision::pennant::ShieldMap;
+
+    let (spot, ratio) = shield_odds("M", "N", Rotation::R90);
+    // What a camera makes of a shield a few pixels across under warm light: a cream plate
+    // whose blue half has become a dark, brownish band.
+    let mut shield = plain_patch([70, 112, 165]);
+    paint(&mut shield, spot, [3.5, 4.0], [165, 195, 222]);
+    paint(&mut shield, spot, [2.5, 0.8], [52, 63, 83]);
+    let map = || ShieldMap::new(&shield, None, [1.0; 3]).unwrap();
+    let small = ratio(&map().seen_at(Some(40.0)));
+    assert!(small > 1.0, "{small}");
+    // A light fleck in an edition's dark city print is no plate: the print beside it is not
+    // dark enough for a shield's blue.
+    let mut fleck = plain_patch([79, 87, 109]);
+    paint(&mut fleck, spot, [3.5, 4.0], [165, 195, 222]);
+    let fleck = ratio(
+        &ShieldMap::new(&fleck, None, [1.0; 3])
+            .unwrap()
+            .seen_at(Some(40.0)),
+    );
+    assert!(fleck < 0.0, "{fleck}");
+    // On a tile seen sharply a shield keeps its blue: there a plate with a dark mark is some
+    // other print.
+    let sharp = ratio(&map().seen_at(Some(60.0)));
+    assert!(sharp < -1.0, "{sharp}");
+}
+
+#[test]
 fn in_an_edition_with_blue_roofs_a_patch_of_their_blue_is_no_shield_but_a_shield_is() {
     use meeplecam::vision::pennant::ShieldMap;
 

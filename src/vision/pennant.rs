@@ -2,14 +2,15 @@
 //! strongly blue and printed wherever an edition likes inside the city, so the detector counts
 //! shield-blue pixels over the whole city of each candidate reading instead of matching a place.
 //! Where blur and a small picture grey a shield's blue, its shape still shows: a small, compact
-//! light plate with a bluish mark inside, counted where the edition's cities print no blue of
-//! their own (as the start tile tells). There too, a shield a figure stands on usually leaves
-//! some of its white in view just beside the figure, away from the city's light walls: seen, it
-//! counts for the pennant; not seen where a figure's rim covers the catalogue's shield spot, it
-//! counts a little against (under the figure's body, nothing can show). Editions print the
-//! shield where they like, so a figure over the catalogue's spot is taken to hide it only
-//! half the time. In a figure's shadow a shield's white dims to grey: there a compact grey
-//! plate with shield blue inside counts too.
+//! light plate with a bluish mark inside, counted where the edition's cities print no blue of their
+//! own (as the start tile tells); on a tile seen so small that the shield's blue loses its hue
+//! (cameras sample colour more coarsely than light), a plate of tinted white with a dark mark
+//! counts there too. A shield a figure stands on usually leaves some of its white in view just
+//! beside the figure, away from the city's light walls: seen, it counts for the pennant; not seen
+//! where a figure's rim covers the catalogue's shield spot, it counts a little against (under the
+//! figure's body, nothing can show). Editions print the shield where they like, so a figure over
+//! the catalogue's spot is taken to hide it only half the time. In a figure's shadow a shield's
+//! white dims to grey: there a compact grey plate with shield blue inside counts too.
 //! Where an edition's cities print blue roofs as dark as a shield's blue, a shield shows as a
 //! small patch of that blue and of a pale, blue-tinted white, about as much of each.
 
@@ -61,6 +62,13 @@ const PLATE_FILL: f64 = 0.35;
 
 /// How light (darkest channel) a shield's white is in the light.
 const WHITE_LIGHT: u8 = 150;
+/// How far apart the channels of a small tile's shield white lie at most: a shield a few
+/// pixels across takes on the tint of the light and of the city around it.
+const TINTED_SPREAD: u8 = 80;
+/// How dark a small tile's shield blue is at most, as a share of its plate's lightness (sum of
+/// channels): too few pixels across to keep its hue through a camera's coarser colour
+/// sampling, the blue shows as a dark mark on the white.
+const INK_SHARE: f64 = 0.45;
 /// How far (pixels) beyond a figure's mask its shadow may fall.
 const SHADE_REACH: i32 = 12;
 /// How light (darkest channel) a shield's white stays in a figure's shadow (the simulator's
@@ -117,6 +125,10 @@ pub struct ShieldMap {
     /// Pixels of small, compact light patches with a bluish mark inside: a shield too small or
     /// blurred for its blue to show as such.
     plate: Vec<bool>,
+    /// Pixels of small, compact light patches (white, however tinted) with a dark mark inside:
+    /// the plate of a shield seen too small for its blue to keep its hue. Counted only on a
+    /// tile seen smaller than [`SHARP_PX`].
+    ink_plate: Vec<bool>,
     /// Whether plates count (an edition whose cities show no blue print of their own).
     plates: bool,
     /// How legibly the picture showed the tile: 1 for a cell at least [`SHARP_PX`] across.
@@ -150,9 +162,15 @@ fn pale_blue(p: [u8; 3]) -> bool {
     b.min(g).min(r) > PALE_LIGHT && b - g.max(r) > PALE_BLUE
 }
 
+/// Whether a pixel is the white of a small tile's shield: light, its channels no further apart
+/// than [`TINTED_SPREAD`].
+fn tinted_white(p: [u8; 3]) -> bool {
+    light_within(p, WHITE_LIGHT, TINTED_SPREAD)
+}
+
 /// Whether a pixel is the white of a shield's other half or rim: light and grey.
 fn whitish(p: [u8; 3]) -> bool {
-    grey_above(p, WHITE_LIGHT)
+    light_within(p, WHITE_LIGHT, GREY_SPREAD)
 }
 
 impl ShieldMap {
@@ -164,6 +182,7 @@ impl ShieldMap {
     pub fn new(patch: &Mat, figures: Option<&Mat>, balance: [f32; 3]) -> opencv::Result<ShieldMap> {
         let (w, h, colours) = balanced(patch, balance)?;
         let bytes: Vec<u8> = colours.iter().map(|&v| v.round() as u8).collect();
+        let pixel = |k: usize| [bytes[3 * k], bytes[3 * k + 1], bytes[3 * k + 2]];
         let hidden: Option<Vec<u8>> = match figures {
             Some(m) => Some(grow_mask(m, FIGURE_RIM)?.data_bytes()?.to_vec()),
             None => None,
@@ -181,11 +200,7 @@ impl ShieldMap {
         let near_white = grow_mask(&white, WHITE_REACH)?;
         let near_white = near_white.data_bytes()?;
         let blue: Vec<bool> = (0..w * h)
-            .map(|k| {
-                seen[k]
-                    && near_white[k] != 0
-                    && shield_blue([bytes[3 * k], bytes[3 * k + 1], bytes[3 * k + 2]])
-            })
+            .map(|k| seen[k] && near_white[k] != 0 && shield_blue(pixel(k)))
             .collect();
         let (blob_label, stats) = components(&blue, w, h)?;
         let blob = sizes(&blue, &blob_label, &stats);
@@ -204,15 +219,19 @@ impl ShieldMap {
             .collect();
         let white: Vec<bool> = white_px.iter().map(|&m| m != 0).collect();
         let light: Vec<bool> = (0..w * h).map(|k| seen[k] && white[k]).collect();
-        let mut plate = plates(&light, w, h, |k| {
-            bluish([bytes[3 * k], bytes[3 * k + 1], bytes[3 * k + 2]])
-        })?;
+        let mut plate = plates(&light, w, h, |k| bluish(pixel(k)))?;
         if let Some(figures) = figures {
             let shaded = shaded_plates(&bytes, &seen, &white, figures)?;
             plate.iter_mut().zip(shaded).for_each(|(p, s)| *p |= s);
         }
+        let tinted: Vec<bool> = (0..w * h)
+            .map(|k| seen[k] && tinted_white(pixel(k)))
+            .collect();
+        let ink_plate = ink_plates(&tinted, w, h, |k| {
+            seen[k].then(|| pixel(k).iter().map(|&c| u32::from(c)).sum())
+        })?;
         let blazon = blazons(w, h, |k| {
-            let p = [bytes[3 * k], bytes[3 * k + 1], bytes[3 * k + 2]];
+            let p = pixel(k);
             (seen[k] && pale_blue(p), seen[k] && shield_blue(p))
         })?;
         Ok(ShieldMap {
@@ -226,6 +245,7 @@ impl ShieldMap {
             min_blob: 1,
             roof: None,
             plate,
+            ink_plate,
             plates: true,
             legibility: 1.0,
             white,
@@ -373,6 +393,8 @@ impl ShieldMap {
                     .is_some_and(|f| f.kind == FeatureKind::City)
             })
         };
+        // A small tile's plates of tinted white count away from the city's light walls.
+        let small = self.legibility < 1.0;
         for py in y..(y + side).min(self.h) {
             for px in x..(x + side).min(self.w) {
                 let u = [
@@ -388,7 +410,11 @@ impl ShieldMap {
                 if in_city && self.shield_at(k) {
                     blue += 1;
                 }
-                plate += usize::from(in_city && self.plates && self.plate[k]);
+                plate += usize::from(
+                    in_city
+                        && self.plates
+                        && (self.plate[k] || (small && self.ink_plate[k] && inside(u))),
+                );
                 city += usize::from(in_city);
                 city_seen += usize::from(in_city && self.seen[k]);
                 peek += usize::from(in_city && self.plates && self.peek[k] && inside(u));
@@ -496,19 +522,24 @@ fn shaded_plates(
     let shade = shade.data_bytes()?;
     let pixel = |k: usize| [bytes[3 * k], bytes[3 * k + 1], bytes[3 * k + 2]];
     let dim: Vec<bool> = (0..w * h)
-        .map(|k| seen[k] && shade[k] != 0 && !white[k] && grey_above(pixel(k), SHADED_LIGHT))
+        .map(|k| {
+            seen[k]
+                && shade[k] != 0
+                && !white[k]
+                && light_within(pixel(k), SHADED_LIGHT, GREY_SPREAD)
+        })
         .collect();
     plates(&dim, w, h, |k| shield_blue(pixel(k)))
 }
 
-/// Whether a pixel is grey (channels within [`GREY_SPREAD`]) and lighter than `light` in its
-/// darkest channel.
-fn grey_above(p: [u8; 3], light: u8) -> bool {
+/// Whether a pixel is lighter than `light` in its darkest channel, its channels less than
+/// `spread` apart.
+fn light_within(p: [u8; 3], light: u8, spread: u8) -> bool {
     let (lo, hi) = (
         p.iter().min().copied().unwrap_or(0),
         p.iter().max().copied().unwrap_or(0),
     );
-    lo > light && hi - lo < GREY_SPREAD
+    lo > light && hi - lo < spread
 }
 
 /// Whether a pixel leans blue (the blue half of a shield, however blurred or dark), not white.
@@ -517,9 +548,8 @@ fn bluish(p: [u8; 3]) -> bool {
     b > g.max(r) && !whitish(p)
 }
 
-/// The pixels of `light` patches shaped like a shield: between [`PLATE_AREA`] pixels, no wider
-/// or taller than [`PLATE_SIDE`], filling at least [`PLATE_FILL`] of their bounding box, with a
-/// `mark`ed pixel (by index) inside that box.
+/// The pixels of `light` patches shaped like a shield plate ([`plate_shaped`]) with a `mark`ed
+/// pixel (by index) inside their bounding box.
 fn plates(
     light: &[bool],
     w: usize,
@@ -530,10 +560,7 @@ fn plates(
     let shaped: Vec<bool> = stats
         .iter()
         .map(|&[x, y, bw, bh, area]| {
-            let fill = area as f64 / (bw * bh).max(1) as f64;
-            (PLATE_AREA.0..=PLATE_AREA.1).contains(&area)
-                && bw.max(bh) <= PLATE_SIDE
-                && fill >= PLATE_FILL
+            plate_shaped([x, y, bw, bh, area])
                 && (y..y + bh).any(|py| (x..x + bw).any(|px| mark(py * w + px)))
         })
         .collect();
@@ -541,6 +568,45 @@ fn plates(
         .iter()
         .map(|&l| l > 0 && shaped[l as usize])
         .collect())
+}
+
+/// Whether a patch ([`components`]'s left, top, width, height and area) is shaped like a
+/// shield plate: between [`PLATE_AREA`] pixels, no wider or taller than [`PLATE_SIDE`], filling
+/// at least [`PLATE_FILL`] of its bounding box.
+fn plate_shaped([_, _, bw, bh, area]: [usize; 5]) -> bool {
+    let fill = area as f64 / (bw * bh).max(1) as f64;
+    (PLATE_AREA.0..=PLATE_AREA.1).contains(&area) && bw.max(bh) <= PLATE_SIDE && fill >= PLATE_FILL
+}
+
+/// The pixels of `light` patches shaped like a shield plate ([`plate_shaped`]) with a mark inside
+/// their bounding box darker than [`INK_SHARE`] of their mean lightness (`lightness(k)`: the sum
+/// of pixel `k`'s channels, `None` where unseen).
+fn ink_plates(
+    light: &[bool],
+    w: usize,
+    h: usize,
+    lightness: impl Fn(usize) -> Option<u32>,
+) -> opencv::Result<Vec<bool>> {
+    let (labels, stats) = components(light, w, h)?;
+    let mut sums = vec![0u32; stats.len()];
+    for (k, &l) in labels.iter().enumerate() {
+        if l > 0 {
+            sums[l as usize] += lightness(k).unwrap_or(0);
+        }
+    }
+    let inked: Vec<bool> = stats
+        .iter()
+        .zip(&sums)
+        .map(|(&[x, y, bw, bh, area], &sum)| {
+            let dark = INK_SHARE * f64::from(sum) / area.max(1) as f64;
+            plate_shaped([x, y, bw, bh, area])
+                && (y..y + bh).any(|py| {
+                    (x..x + bw)
+                        .any(|px| lightness(py * w + px).is_some_and(|v| f64::from(v) < dark))
+                })
+        })
+        .collect();
+    Ok(labels.iter().map(|&l| l > 0 && inked[l as usize]).collect())
 }
 
 /// The pixels of compact patches of pale bluish white and shield blue (`pale_deep(k)`: whether
