@@ -148,32 +148,38 @@ impl TileRecognizer {
             &EdgeEvidence::observe(&map, margin, margin, side).with_road_full(model.road_full()),
         );
         // Coarse steps over the whole range, then the neighbours of the best; shifts cost a
-        // little, so that a poor match does not wander onto a neighbour's print.
-        let score_at = |dx: usize, dy: usize| {
+        // little, so that a poor match does not wander onto a neighbour's print. A shift's
+        // score is exact where it beats `bar` (the best shift's so far), else some value below.
+        let score_at = |dx: usize, dy: usize, bar: f64| {
             let grid = Observed::of(&map.grid(dx, dy, side));
             let edges = EdgeEvidence::observe(&map, dx, dy, side).with_road_full(model.road_full());
             let off = (dx as f64 - margin as f64).powi(2) + (dy as f64 - margin as f64).powi(2);
+            let cost = SHIFT_COST * off;
             let mut best = f64::MIN;
             for &k in &shortlist {
                 let sides = EDGE_WEIGHT * edges.log_likelihood(&self.edges[k]);
-                // A match whose sum falls below this cannot overtake the best so far.
-                let floor = ((best - sides) / self.sharpness - GIVE_UP_SLACK) as f32;
+                // A match whose sum falls below this cannot overtake the best so far, at this
+                // shift or any other.
+                let floor =
+                    ((best.max(bar + cost) - sides) / self.sharpness - GIVE_UP_SLACK) as f32;
                 let s = similarity_down_to(&grid, &looks[k], floor) * self.sharpness + sides;
                 best = best.max(s);
             }
-            best - SHIFT_COST * off
+            best - cost
         };
         // Each shift scored once: the coarse grid, then steps of half and one pixel around the
-        // best so far while that climbs.
+        // best so far while that climbs. The bar only rises, so a score kept from a lower one
+        // compares with it as the exact score would.
         let span = 2 * margin + 1;
         let mut scored: Vec<Option<f64>> = vec![None; span * span];
-        let mut score =
-            |dx: usize, dy: usize| *scored[dy * span + dx].get_or_insert_with(|| score_at(dx, dy));
-        let mut best = (score(margin, margin), margin, margin);
+        let mut score = |dx: usize, dy: usize, bar: f64| {
+            *scored[dy * span + dx].get_or_insert_with(|| score_at(dx, dy, bar))
+        };
+        let mut best = (score(margin, margin, f64::MIN), margin, margin);
         let coarse = (margin / 2).max(1);
         for dy in (0..=2 * margin).step_by(coarse) {
             for dx in (0..=2 * margin).step_by(coarse) {
-                let s = score(dx, dy);
+                let s = score(dx, dy, best.0);
                 if s > best.0 {
                     best = (s, dx, dy);
                 }
@@ -196,7 +202,7 @@ impl TileRecognizer {
                 if !(0..span as i64).contains(&dx) || !(0..span as i64).contains(&dy) {
                     continue;
                 }
-                let s = score(dx as usize, dy as usize);
+                let s = score(dx as usize, dy as usize, best.0);
                 if s > best.0 {
                     best = (s, dx as usize, dy as usize);
                 }
