@@ -28,6 +28,13 @@ impl Shade {
     }
 }
 
+/// Whether a figure colour is a coloured paint (matched by hue), not black or grey.
+fn saturated(c: [f32; 3]) -> bool {
+    let max = c.iter().copied().fold(0.0f32, f32::max).max(1.0);
+    let min = c.iter().copied().fold(f32::MAX, f32::min);
+    (max - min) / max > 0.35
+}
+
 /// Squared distance between two colours (or hues).
 fn d2(a: [f32; 3], b: [f32; 3]) -> f32 {
     (0..3).map(|i| (a[i] - b[i]).powi(2)).sum::<f32>()
@@ -47,15 +54,18 @@ impl Enrolment {
         Enrolment { colours, tolerance }
     }
 
-    /// How close pixel `p` is to enrolled colour `c`, or `None` if it is not that figure's paint,
-    /// and whether it may as well be a terrain in a figure's shadow. Coloured figures are
-    /// matched by hue (their faces are lit and shaded differently) and must be nearer the
-    /// figure's hue than any terrain's; black and gray ones by plain distance.
-    fn closeness(&self, p: &Shade, c: &Shade, terrain: &[Shade]) -> Option<(f32, bool)> {
-        let max = c.rgb.iter().copied().fold(0.0f32, f32::max).max(1.0);
-        let min = c.rgb.iter().copied().fold(f32::MAX, f32::min);
-        let saturated = (max - min) / max > 0.35;
-        if saturated {
+    /// How close pixel `p` is to enrolled colour `c` (with whether it is [`saturated`]), or
+    /// `None` if it is not that figure's paint, and whether it may as well be a terrain in a
+    /// figure's shadow. Coloured figures are matched by hue (their faces are lit and shaded
+    /// differently) and must be nearer the figure's hue than any terrain's; black and gray ones
+    /// by plain distance.
+    fn closeness(
+        &self,
+        p: &Shade,
+        (c, saturated): &(Shade, bool),
+        terrain: &[Shade],
+    ) -> Option<(f32, bool)> {
+        if *saturated {
             let ratio = p.sum / c.sum;
             if !(0.35..=1.6).contains(&ratio) {
                 return None;
@@ -113,7 +123,11 @@ impl Enrolment {
         let mut nearest = vec![usize::MAX; (w * h) as usize];
         let mut shade = vec![false; (w * h) as usize];
         let terrain: Vec<Shade> = model.means()[..4].iter().map(|&t| Shade::of(t)).collect();
-        let colours: Vec<Shade> = self.colours.iter().map(|&c| Shade::of(c)).collect();
+        let colours: Vec<(Shade, bool)> = self
+            .colours
+            .iter()
+            .map(|&c| (Shade::of(c), saturated(c)))
+            .collect();
         for (k, px) in bytes.chunks_exact(3).enumerate() {
             let p = Shade::of([f32::from(px[0]), f32::from(px[1]), f32::from(px[2])]);
             let best = colours

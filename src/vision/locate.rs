@@ -19,7 +19,7 @@ use super::rectify::{
 use super::snap::snap_to_edges;
 use super::standing::Figures;
 use super::start::relocate_start;
-use super::table::blend_distance2;
+use super::table::blend_within;
 use super::terrain::{same_for_the_rules, ColourModel};
 use super::tile::{Candidate, Match, TileRecognizer};
 use super::viewpoint::{Pose, Viewpoint, NOMINAL_HFOV_DEG};
@@ -973,7 +973,7 @@ pub fn what_cell_shows(
     let (mut table_px, mut other_px) = (0usize, 0usize);
     for k in seen {
         let p = [bytes[3 * k], bytes[3 * k + 1], bytes[3 * k + 2]];
-        if blend_distance2(p, table) < model.nearest_distance2(p) {
+        if blend_within(p, table, model.nearest_distance2(p)) {
             table_px += 1;
             if share(table_px) > TABLE_IN_ENCLOSED {
                 return Ok(CellShows::Table);
@@ -1035,7 +1035,7 @@ fn table_whatever_figures(
     let mut other_px = 0usize;
     for k in &in_view {
         let p = [bytes[3 * k], bytes[3 * k + 1], bytes[3 * k + 2]];
-        if blend_distance2(p, table) >= model.nearest_distance2(p) {
+        if !blend_within(p, table, model.nearest_distance2(p)) {
             other_px += 1;
             if other_px > most_other {
                 return Ok(false);

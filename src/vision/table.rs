@@ -106,19 +106,27 @@ pub fn table_like(p: [u8; 3], table: &[[f32; 3]; 2]) -> bool {
 /// Squared distance from a pixel to the nearest mix of the two table colours, a little lighter
 /// or darker (the edges of checks and grain, under uneven light).
 pub(super) fn blend_distance2(p: [u8; 3], table: &[[f32; 3]; 2]) -> f32 {
+    blend_distances2(p, table).fold(f32::MAX, f32::min)
+}
+
+/// Whether [`blend_distance2`] is less than `bound`: measured lightness by lightness, the
+/// likeliest first, until one is near enough.
+pub(super) fn blend_within(p: [u8; 3], table: &[[f32; 3]; 2], bound: f32) -> bool {
+    blend_distances2(p, table).any(|d| d < bound)
+}
+
+/// Squared distances from a pixel to the nearest mix of the two table colours at each lightness
+/// tried, as seen (unscaled).
+fn blend_distances2(p: [u8; 3], table: &[[f32; 3]; 2]) -> impl Iterator<Item = f32> + '_ {
     let q = [f32::from(p[0]), f32::from(p[1]), f32::from(p[2])];
     let d = [0, 1, 2].map(|c| table[1][c] - table[0][c]);
     let len2 = dist2(&table[0], &table[1]).max(1.0);
-    [0.8f32, 0.9, 1.0, 1.12, 1.25]
-        .iter()
-        .map(|&s| {
-            let r = q.map(|v| v / s);
-            let t =
-                ((0..3).map(|c| (r[c] - table[0][c]) * d[c]).sum::<f32>() / len2).clamp(0.0, 1.0);
-            let on = [0, 1, 2].map(|c| table[0][c] + t * d[c]);
-            dist2(&r, &on) * s * s
-        })
-        .fold(f32::MAX, f32::min)
+    [1.0f32, 0.9, 1.12, 0.8, 1.25].into_iter().map(move |s| {
+        let r = q.map(|v| v / s);
+        let t = ((0..3).map(|c| (r[c] - table[0][c]) * d[c]).sum::<f32>() / len2).clamp(0.0, 1.0);
+        let on = [0, 1, 2].map(|c| table[0][c] + t * d[c]);
+        dist2(&r, &on) * s * s
+    })
 }
 
 /// The farthest a pixel of the table lies from the table's colours (or, for the start tile's
