@@ -116,7 +116,7 @@ pub(super) fn blend_within(p: [u8; 3], table: &[[f32; 3]; 2], bound: f32) -> boo
 }
 
 /// Squared distances from a pixel to the nearest mix of the two table colours at each lightness
-/// tried, as seen (unscaled).
+/// tried (the pixel divided by it), in the pixel's own levels.
 fn blend_distances2(p: [u8; 3], table: &[[f32; 3]; 2]) -> impl Iterator<Item = f32> + '_ {
     let q = [f32::from(p[0]), f32::from(p[1]), f32::from(p[2])];
     let d = [0, 1, 2].map(|c| table[1][c] - table[0][c]);
