@@ -771,7 +771,8 @@ fn a_shield_counts_where_it_is_seen_and_not_where_a_figure_or_a_far_view_hides_i
         ratio(
             &ShieldMap::new(&patch_of("N"), None, [1.0; 3])
                 .unwrap()
-                .seen_at(px),
+                .seen_at(px)
+                .unwrap(),
         )
     };
     assert!(plain(Some(40.0)) < 0.0 && plain(Some(40.0)) > plain(Some(64.0)) + 1.0);
@@ -779,7 +780,7 @@ fn a_shield_counts_where_it_is_seen_and_not_where_a_figure_or_a_far_view_hides_i
     assert_eq!(plain(Some(64.0)), plain(None));
     // A shield seen there counts all the same.
     let seen = ShieldMap::new(&with_shield, None, [1.0; 3]).unwrap();
-    assert!(ratio(&seen.seen_at(Some(40.0))) > 2.0);
+    assert!(ratio(&seen.seen_at(Some(40.0)).unwrap()) > 2.0);
 }
 
 #[test]
@@ -1205,7 +1206,7 @@ fn a_shield_too_small_to_keep_its_blue_counts_by_its_tinted_plate_and_dark_mark(
     paint(&mut shield, spot, [3.5, 4.0], [165, 195, 222]);
     paint(&mut shield, spot, [2.5, 0.8], [52, 63, 83]);
     let map = || ShieldMap::new(&shield, None, [1.0; 3]).unwrap();
-    let small = ratio(&map().seen_at(Some(40.0)));
+    let small = ratio(&map().seen_at(Some(40.0)).unwrap());
     assert!(small > 1.0, "{small}");
     // A light fleck in an edition's dark city print is no plate: the print beside it is not
     // dark enough for a shield's blue.
@@ -1214,12 +1215,13 @@ fn a_shield_too_small_to_keep_its_blue_counts_by_its_tinted_plate_and_dark_mark(
     let fleck = ratio(
         &ShieldMap::new(&fleck, None, [1.0; 3])
             .unwrap()
-            .seen_at(Some(40.0)),
+            .seen_at(Some(40.0))
+            .unwrap(),
     );
     assert!(fleck < 0.0, "{fleck}");
     // On a tile seen sharply a shield keeps its blue: there a plate with a dark mark is some
     // other print.
-    let sharp = ratio(&map().seen_at(Some(60.0)));
+    let sharp = ratio(&map().seen_at(Some(60.0)).unwrap());
     assert!(sharp < -1.0, "{sharp}");
 }
 

@@ -127,7 +127,7 @@ pub struct ShieldMap {
     plate: Vec<bool>,
     /// Pixels of small, compact light patches (white, however tinted) with a dark mark inside:
     /// the plate of a shield seen too small for its blue to keep its hue. Counted only on a
-    /// tile seen smaller than [`SHARP_PX`].
+    /// tile seen smaller than [`SHARP_PX`], so looked for only there ([`Self::seen_at`]).
     ink_plate: Vec<bool>,
     /// Whether plates count (an edition whose cities show no blue print of their own).
     plates: bool,
@@ -146,6 +146,8 @@ pub struct ShieldMap {
     /// Pixels of a compact patch of shield blue and pale bluish white holding at least
     /// [`BLAZON_PX`] of each: a coat of arms however an edition's cities print blue.
     blazon: Vec<bool>,
+    /// The patch's colours, balanced (blue, green, red per pixel).
+    bytes: Vec<u8>,
 }
 
 /// Whether a pixel (blue, green, red) is the blue of a shield: blue above both other channels,
@@ -224,12 +226,6 @@ impl ShieldMap {
             let shaded = shaded_plates(&bytes, &seen, &white, figures)?;
             plate.iter_mut().zip(shaded).for_each(|(p, s)| *p |= s);
         }
-        let tinted: Vec<bool> = (0..w * h)
-            .map(|k| seen[k] && tinted_white(pixel(k)))
-            .collect();
-        let ink_plate = ink_plates(&tinted, w, h, |k| {
-            seen[k].then(|| pixel(k).iter().map(|&c| u32::from(c)).sum())
-        })?;
         let blazon = blazons(w, h, |k| {
             let p = pixel(k);
             (seen[k] && pale_blue(p), seen[k] && shield_blue(p))
@@ -245,7 +241,7 @@ impl ShieldMap {
             min_blob: 1,
             roof: None,
             plate,
-            ink_plate,
+            ink_plate: vec![false; w * h],
             plates: true,
             legibility: 1.0,
             white,
@@ -253,6 +249,7 @@ impl ShieldMap {
             near_figure: vec![false; w * h],
             body: vec![false; w * h],
             blazon,
+            bytes,
         })
     }
 
@@ -335,11 +332,26 @@ impl ShieldMap {
 
     /// This map for a tile seen `tile_px` pixels across in the picture (if known): a shield in
     /// a small cell shows less surely.
-    pub fn seen_at(mut self, tile_px: Option<f64>) -> ShieldMap {
+    pub fn seen_at(mut self, tile_px: Option<f64>) -> opencv::Result<ShieldMap> {
         self.legibility = tile_px.map_or(1.0, |px| {
             ((px - BLIND_PX) / (SHARP_PX - BLIND_PX)).clamp(0.0, 1.0)
         });
-        self
+        if self.legibility < 1.0 {
+            let pixel = |k: usize| {
+                [
+                    self.bytes[3 * k],
+                    self.bytes[3 * k + 1],
+                    self.bytes[3 * k + 2],
+                ]
+            };
+            let tinted: Vec<bool> = (0..self.w * self.h)
+                .map(|k| self.seen[k] && tinted_white(pixel(k)))
+                .collect();
+            self.ink_plate = ink_plates(&tinted, self.w, self.h, |k| {
+                self.seen[k].then(|| pixel(k).iter().map(|&c| u32::from(c)).sum())
+            })?;
+        }
+        Ok(self)
     }
 
     /// Pixels in the largest blue patch that reaches a pixel (x, y) where `keep(x, y)`.

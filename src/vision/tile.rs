@@ -223,7 +223,7 @@ impl TileRecognizer {
         let shields = || {
             ShieldMap::new(patch, unseen, model.light_balance())?
                 .with_city_print(model.shield_blob(), model.roof_blue())
-                .seen_at(tile_px)
+                .seen_at(tile_px)?
                 .with_peeks(figures)
         };
         let edges =
