@@ -21,6 +21,9 @@ const CITY_SPAN: (f32, f32) = (0.12, 0.88);
 /// Where along a side a road may cross it (print and placement stray from the exact middle),
 /// looked at in slices as wide as a thin road.
 const ROAD_SPAN: (f32, f32) = (0.26, 0.74);
+/// Where along a side a road crosses once its tile is found where it lies: a road there hidden
+/// (under a figure) may be missing from what [`ROAD_SPAN`] shows.
+const ROAD_MIDDLE: (f32, f32) = (0.38, 0.62);
 /// Width of a slice of [`ROAD_SPAN`] (tile sides); slices overlap by half.
 const ROAD_SLICE: f32 = 0.08;
 /// Road share of a slice that counts as a road fully seen, unless the start tile tells.
@@ -33,8 +36,8 @@ const FLOOR: f64 = 0.05;
 /// What the strips along the sides N, E, S, W show.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EdgeEvidence {
-    /// Best slice's road share, city share, seen share, and seen share where roads cross, of
-    /// each side.
+    /// Best slice's road share, city share, seen share, and seen share where roads cross
+    /// ([`ROAD_MIDDLE`]), of each side.
     sides: [[f32; 4]; 4],
     /// Road share of a slice that counts as a road fully seen.
     road_full: f32,
@@ -77,12 +80,12 @@ impl EdgeEvidence {
                     n[Terrain::Road.index()] / seen_of(&n).max(1.0)
                 })
                 .fold(0.0f32, f32::max);
-            let span = strip(dir, ROAD_SPAN.0, ROAD_SPAN.1);
+            let middle = strip(dir, ROAD_MIDDLE.0, ROAD_MIDDLE.1);
             sides[d] = [
                 road,
                 city,
                 seen / whole[5].max(1.0),
-                seen_of(&span) / span[5].max(1.0),
+                seen_of(&middle) / middle[5].max(1.0),
             ];
         }
         EdgeEvidence {
@@ -129,4 +132,49 @@ impl EdgeEvidence {
 pub fn edge_kinds(tile: TileId, rot: Rotation) -> [EdgeKind; 4] {
     let ty = catalogue().tile(tile);
     Dir::ALL.map(|d| ty.edge(d, rot))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vision::terrain::ColourModel;
+    use opencv::core::{Mat, Scalar, CV_8UC1, CV_8UC3};
+    use opencv::prelude::*;
+
+    #[test]
+    fn a_road_whose_crossing_a_figure_hides_is_no_evidence_against_a_road_side() {
+        // A field tile, 100 pixels, whose west side a figure covers from 0.3 to 0.7 of the way
+        // along and a quarter of a tile deep: the flanks of the side show field either side.
+        let model = ColourModel::default();
+        let [b, g, r] = model.means()[Terrain::Field.index()].map(f64::from);
+        let patch =
+            Mat::new_rows_cols_with_default(100, 100, CV_8UC3, Scalar::new(b, g, r, 0.0)).unwrap();
+        let mut figure =
+            Mat::new_rows_cols_with_default(100, 100, CV_8UC1, Scalar::all(0.0)).unwrap();
+        for y in 30..70 {
+            for x in 0..25 {
+                *figure.at_2d_mut::<u8>(y, x).unwrap() = 255;
+            }
+        }
+        let map = ClassMap::new(&patch, &model, Some(&figure)).unwrap();
+        let evidence = EdgeEvidence::observe(&map, 0, 0, 100);
+        let field = evidence.log_likelihood(&[EdgeKind::Field; 4]);
+        let road_west = evidence.log_likelihood(&[
+            EdgeKind::Field,
+            EdgeKind::Field,
+            EdgeKind::Field,
+            EdgeKind::Road,
+        ]);
+        assert!(road_west > field - 0.1, "road {road_west}, field {field}");
+        // Uncovered, the same side shows that no road crosses it.
+        let bare = ClassMap::new(&patch, &model, None).unwrap();
+        let evidence = EdgeEvidence::observe(&bare, 0, 0, 100);
+        let road_west = evidence.log_likelihood(&[
+            EdgeKind::Field,
+            EdgeKind::Field,
+            EdgeKind::Field,
+            EdgeKind::Road,
+        ]);
+        assert!(road_west < evidence.log_likelihood(&[EdgeKind::Field; 4]) - 1.0);
+    }
 }
