@@ -86,7 +86,8 @@ impl Figures {
     /// window holds `tile` lying with `rot`: each figure on the tile is on one of its features,
     /// each as likely, and anywhere on that feature (a standing figure by its foot, a lying
     /// farmer by its middle). Figures whose middle or foot lies outside the window are not
-    /// this tile's (one on the tile below rises into the picture of this one).
+    /// this tile's (one on the tile below rises into the picture of this one), unless told
+    /// standing with the foot inside: its top shows beyond the side it stands by.
     pub fn log_likelihood(
         &self,
         tile: TileId,
@@ -116,7 +117,9 @@ impl Figures {
                 to_tile(spot.lies_at),
             );
             let inside = |p: [f32; 2]| p.iter().all(|c| (0.0..=1.0).contains(c));
-            if !inside(centre) || !inside(foot) {
+            // A figure told standing may show its top beyond the side it stands by.
+            let centre_inside = inside(centre) || spot.lying == Some(false);
+            if !centre_inside || !inside(foot) {
                 continue;
             }
             let on = |at: [f32; 2], feature: usize, reach: f32| -> f32 {
@@ -166,6 +169,7 @@ impl Figures {
 
 #[cfg(test)]
 mod tests {
+    use super::super::figures::Spread;
     use super::*;
 
     /// A figure's blob, not told standing or lying, with its middle at tile point `at` of a
@@ -179,6 +183,36 @@ mod tests {
             area: 300,
             spread: None,
         }
+    }
+
+    #[test]
+    fn a_figure_told_standing_on_a_road_s_end_counts_though_its_top_shows_beyond_the_side() {
+        // T turned 180°: city on three sides, its road running north from the gate. A thief on
+        // the road by the north side, seen from the south (tops rise 0.45 tile north): its
+        // outline's middle shows just beyond the side, its foot well inside (seed 11100
+        // board 25).
+        let t = catalogue().tile_id("T").unwrap();
+        let r = catalogue().tile_id("R").unwrap();
+        let rise = [0.0, -0.45];
+        // Half again as long north-south as across, its narrow head to the north.
+        let standing = Spread {
+            second: [1.0, 0.0, 2.25],
+            third: [0.0, 0.0, 0.0, -0.15 * 2.25f64.powf(1.5)],
+        };
+        let blob = Blob {
+            spread: Some(standing),
+            ..blob_at([0.5, -0.01])
+        };
+        let figures = Figures::from_blobs(std::slice::from_ref(&blob), rise);
+        let on_t = figures.log_likelihood(t, Rotation::R180, 8, 8, 64);
+        let on_r = figures.log_likelihood(r, Rotation::R180, 8, 8, 64);
+        assert!(on_t > on_r + 1.0, "T {on_t}, R {on_r}");
+        // Untold, the figure could be a farmer lying on the tile north of it.
+        let untold = Figures::from_blobs(&[blob_at([0.5, -0.01])], rise);
+        assert_eq!(
+            untold.log_likelihood(t, Rotation::R180, 8, 8, 64),
+            untold.log_likelihood(r, Rotation::R180, 8, 8, 64)
+        );
     }
 
     #[test]
