@@ -662,18 +662,10 @@ fn regrid(
         let Some(cut) = reader.read(pos, &cell)? else {
             continue;
         };
-        let mut others = located.clone();
-        others.remove(&pos);
         // The board's grid is where the tile is likeliest: the reading so far is scored as if
         // it had been cut there.
         let off = sides_apart(&cell, &out[k].quad) * f64::from(PATCH_PX);
-        if cut.found_at.fit >= MIN_FIT
-            && scores
-                .get(&pos)
-                .is_some_and(|s| cut.found_at.score > s.score_if_cut_off(off))
-            && cut.fits_neighbours(out)
-            && !overlaps(&cut.tile.quad, &others)
-        {
+        if cut.replaces(scores.get(&pos), off, out, located) {
             located.insert(pos, cut.tile.quad);
             out[k] = cut.tile;
         }
@@ -706,15 +698,7 @@ fn recut_where_found(
         let Some(cut) = reader.read(pos, &quad)? else {
             continue;
         };
-        let mut others = located.clone();
-        others.remove(&pos);
-        if cut.found_at.fit >= MIN_FIT
-            && scores
-                .get(&pos)
-                .is_some_and(|s| cut.found_at.score > s.score_if_cut_off(0.0))
-            && cut.fits_neighbours(out)
-            && !overlaps(&cut.tile.quad, &others)
-        {
+        if cut.replaces(scores.get(&pos), 0.0, out, located) {
             located.insert(pos, cut.tile.quad);
             scores.insert(pos, cut.found_at);
             out[k] = cut.tile;
@@ -951,6 +935,26 @@ impl CutRead {
             .any(|l| l.shows == CellShows::Tile && Dir::ALL.iter().any(|&d| l.pos == pos.step(d)));
         let (neighbours, disagreeing) = disagreeing_neighbours(candidates, pos, found);
         unlike_the_table && neighbours >= least && disagreeing == 0
+    }
+
+    /// Whether this cut's reading replaces the tile read so far at its cell (`first`, found
+    /// `off` patch pixels from where this cut lies): it fits well enough, scores higher than
+    /// the first would have had it been cut here ([`Match::score_if_cut_off`]), fits its
+    /// neighbours and lies over none of the other tiles `located`.
+    fn replaces(
+        &self,
+        first: Option<&Match>,
+        off: f64,
+        found: &[Located],
+        located: &BTreeMap<Pos, Quad>,
+    ) -> bool {
+        let pos = self.tile.pos;
+        let mut others = located.clone();
+        others.remove(&pos);
+        self.found_at.fit >= MIN_FIT
+            && first.is_some_and(|s| self.found_at.score > s.score_if_cut_off(off))
+            && self.fits_neighbours(found)
+            && !overlaps(&self.tile.quad, &others)
     }
 }
 

@@ -1,6 +1,6 @@
 //! Reading followers: who stands on a tile and on which of its features.
 
-use super::figures::Blob;
+use super::figures::{Blob, Spread};
 use super::rectify::{patch_to_tile, INSET, PATCH_PX};
 use super::terrain::{label_at, same_for_the_rules};
 use crate::geometry::TileShape;
@@ -99,7 +99,6 @@ const POSE_RISE: f64 = 0.3;
 /// figure's narrow head trails its broad base that way) and `e` its [`Spread::elongation`].
 /// Fitted (logistic regression) to the figures of `eval vision --dataset` 9300, 9400 and 9500.
 ///
-/// [`Spread::elongation`]: super::figures::Spread::elongation
 struct PoseOdds {
     bias: f64,
     skew: f64,
@@ -107,7 +106,7 @@ struct PoseOdds {
 }
 
 impl PoseOdds {
-    fn of(&self, spread: &super::figures::Spread, rise: [f64; 2]) -> f64 {
+    fn of(&self, spread: &Spread, rise: [f64; 2]) -> f64 {
         self.bias + self.skew * spread.skew_along(rise) + self.elongation * spread.elongation()
     }
 }
@@ -311,7 +310,6 @@ pub fn read_followers(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vision::figures::Spread;
 
     /// A red figure lying across the south edge of K turned half round (its city there), seen
     /// almost straight down: its blob goes on past the bottom of the patch.

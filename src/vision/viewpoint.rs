@@ -129,20 +129,18 @@ impl Pose {
         }
         poses.sort_by(|a, b| a.2.total_cmp(&b.2));
         let upright = |p: &&(Pose, f64, f64)| p.1 <= UPRIGHT_SLACK;
+        // How much better the best must fit than the next to decide alone.
+        let decides = |best, next| {
+            if upright(&best) || !upright(&next) {
+                CLEARLY_BETTER
+            } else {
+                OVERTURNED_BETTER
+            }
+        };
         let chosen = match poses.as_slice() {
             [] => None,
             [only] => Some(only),
-            [best, next, ..]
-                if best.2
-                    < next.2
-                        * if upright(&best) || !upright(&next) {
-                            CLEARLY_BETTER
-                        } else {
-                            OVERTURNED_BETTER
-                        } =>
-            {
-                Some(best)
-            }
+            [best, next, ..] if best.2 < decides(best, next) * next.2 => Some(best),
             [a, b, ..] => [a, b]
                 .into_iter()
                 .filter(upright)
