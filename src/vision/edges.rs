@@ -24,6 +24,10 @@ const ROAD_SPAN: (f32, f32) = (0.26, 0.74);
 /// Where along a side a road crosses once its tile is found where it lies: a road there hidden
 /// (under a figure) may be missing from what [`ROAD_SPAN`] shows.
 const ROAD_MIDDLE: (f32, f32) = (0.38, 0.62);
+/// Least seen share of a slice away from [`ROAD_MIDDLE`] for its road share to count: a few
+/// pixels beside a figure there (its pale rim) are no road, while a road's own crossing, in the
+/// middle, may show in a few pixels beside the figure standing on it.
+const SLICE_SEEN: f32 = 0.5;
 /// Width of a slice of [`ROAD_SPAN`] (tile sides); slices overlap by half.
 const ROAD_SLICE: f32 = 0.08;
 /// Road share of a slice that counts as a road fully seen, unless the start tile tells.
@@ -77,7 +81,12 @@ impl EdgeEvidence {
                 .map(|k| {
                     let a = ROAD_SPAN.0 + k as f32 * ROAD_SLICE / 2.0;
                     let n = strip(dir, a, a + ROAD_SLICE);
-                    n[Terrain::Road.index()] / seen_of(&n).max(1.0)
+                    let seen = seen_of(&n);
+                    let in_middle = a >= ROAD_MIDDLE.0 && a + ROAD_SLICE <= ROAD_MIDDLE.1;
+                    if seen < SLICE_SEEN * n[5] && !in_middle {
+                        return 0.0;
+                    }
+                    n[Terrain::Road.index()] / seen.max(1.0)
                 })
                 .fold(0.0f32, f32::max);
             let middle = strip(dir, ROAD_MIDDLE.0, ROAD_MIDDLE.1);
@@ -140,6 +149,62 @@ mod tests {
     use crate::vision::terrain::ColourModel;
     use opencv::core::{Mat, Scalar, CV_8UC1, CV_8UC3};
     use opencv::prelude::*;
+
+    /// A 100-pixel field tile whose north side a figure covers (255 in the mask) from `figure`
+    /// pixels along, a quarter of a tile deep, with a pale rim of road colour four pixels wide
+    /// just west of it: the evidence of its sides.
+    fn figure_with_a_pale_rim(figure: std::ops::Range<i32>) -> EdgeEvidence {
+        let model = ColourModel::default();
+        let colour = |t: Terrain| {
+            let [b, g, r] = model.means()[t.index()].map(f64::from);
+            Scalar::new(b, g, r, 0.0)
+        };
+        let mut patch =
+            Mat::new_rows_cols_with_default(100, 100, CV_8UC3, colour(Terrain::Field)).unwrap();
+        let mut mask =
+            Mat::new_rows_cols_with_default(100, 100, CV_8UC1, Scalar::all(0.0)).unwrap();
+        let road = model.means()[Terrain::Road.index()].map(|c| c as u8);
+        for y in 0..25 {
+            for x in figure.start - 4..figure.end {
+                if x < figure.start {
+                    *patch.at_2d_mut::<opencv::core::Vec3b>(y, x).unwrap() = road.into();
+                } else {
+                    *mask.at_2d_mut::<u8>(y, x).unwrap() = 255;
+                }
+            }
+        }
+        let map = ClassMap::new(&patch, &model, Some(&mask)).unwrap();
+        EdgeEvidence::observe(&map, 0, 0, 100)
+    }
+
+    #[test]
+    fn a_pale_rim_beside_a_figure_away_from_the_middle_of_a_side_is_no_road() {
+        let road_north = [
+            EdgeKind::Road,
+            EdgeKind::Field,
+            EdgeKind::Field,
+            EdgeKind::Field,
+        ];
+        // The figure hides the middle of the side, its rim lies a quarter of the way along:
+        // where no road crosses a side.
+        let evidence = figure_with_a_pale_rim(28..70);
+        assert_eq!(evidence.road_shares()[0], 0.0);
+        assert!(
+            evidence.log_likelihood(&[EdgeKind::Field; 4]) >= evidence.log_likelihood(&road_north)
+        );
+        // The same few pixels in the middle of the side, beside a figure standing on a road
+        // there, show the road's crossing.
+        let evidence = figure_with_a_pale_rim(41..76);
+        assert!(
+            evidence.road_shares()[0] > 0.5,
+            "{:?}",
+            evidence.road_shares()
+        );
+        assert!(
+            evidence.log_likelihood(&road_north)
+                > evidence.log_likelihood(&[EdgeKind::Field; 4]) + 1.0
+        );
+    }
 
     #[test]
     fn a_road_whose_crossing_a_figure_hides_is_no_evidence_against_a_road_side() {
