@@ -917,16 +917,17 @@ fn disagreeing_neighbours(candidates: &[Candidate], pos: Pos, found: &[Located])
 
 impl CutRead {
     /// Whether its tile can lie beside the tiles `found` ([`fits_neighbours`]). A cut showing
-    /// mostly the table's colours must match every one, of two or more (three or more where it
-    /// showed hardly anything else, [`CellShows::MostlyTable`]), one of which does not show
-    /// them: a patch of table, read as a city, matches any city side beside it, and a row of
-    /// such patches each other (a wooden table's stripes beside the brown cities of a
-    /// simulated style). A city tile so read beside its only neighbour is found once the board
-    /// leaps over it ([`leap`]).
+    /// mostly the table's colours must match every one, of two or more (one will do for a cut
+    /// read surely, [`CutRead::is_sure`]; three or more where it showed hardly anything else,
+    /// [`CellShows::MostlyTable`]), one of which does not show them: a patch of table, read as
+    /// a city, matches any city side beside it, and a row of such patches each other (a wooden
+    /// table's stripes beside the brown cities of a simulated style). A city tile not read
+    /// surely beside its only neighbour is found once the board leaps over it ([`leap`]).
     fn fits_neighbours(&self, found: &[Located]) -> bool {
         let (candidates, pos) = (&self.tile.candidates, self.tile.pos);
         let least = match self.tile.shows {
             CellShows::Tile => return fits_neighbours(candidates, pos, found),
+            CellShows::TableColours if self.is_sure() => 1,
             CellShows::TableColours => 2,
             CellShows::MostlyTable | CellShows::Table => ENCLOSED,
         };
@@ -935,6 +936,19 @@ impl CutRead {
             .any(|l| l.shows == CellShows::Tile && Dir::ALL.iter().any(|&d| l.pos == pos.step(d)));
         let (neighbours, disagreeing) = disagreeing_neighbours(candidates, pos, found);
         unlike_the_table && neighbours >= least && disagreeing == 0
+    }
+
+    /// Whether the tile fits surely ([`SURE_FIT`]) close to where it was cut (less than
+    /// [`RECUT_OFF_PX`] off) and one reading stands out ([`SURE_READING`]). A patch of table
+    /// read as a city fits the all-city tile's rotations alike, or lies well off its cut.
+    fn is_sure(&self) -> bool {
+        self.found_at.fit >= SURE_FIT
+            && self.found_at.off_cut < RECUT_OFF_PX
+            && self
+                .tile
+                .candidates
+                .first()
+                .is_some_and(|c| c.probability >= SURE_READING)
     }
 
     /// Whether this cut's reading replaces the tile read so far at its cell (`first`, found
@@ -987,6 +1001,11 @@ const TABLE_IN_CITY: f64 = 0.8;
 /// still show a tile: a tile all city (red roofs) on a wooden table shows up to some 0.89
 /// (`eval vision` art data sets).
 const TABLE_IN_ENCLOSED: f64 = 0.9;
+
+/// The least probability of a cut's best reading for it to stand out ([`CutRead::is_sure`]):
+/// city tiles beside their only neighbour on a red-checked table read 0.98 and more, patches of
+/// table 0.94 and less (`eval vision` data sets).
+const SURE_READING: f64 = 0.95;
 
 /// The fewest tiles beside a cell showing [`CellShows::MostlyTable`] for it to be read: bare
 /// table beside a corner of the board shows as much, between three tiles seldom.
@@ -1254,9 +1273,25 @@ mod tests {
         assert!(!city(true).fits_neighbours(&one_of_two_wrong));
         let both_city = [at(-1, 0, "C"), at(0, -1, "C")];
         assert!(city(true).fits_neighbours(&both_city));
-        // Beside one city side, as a patch of table beside the board.
+        // Beside one city side, as a patch of table beside the board: it shows no shield, so
+        // every rotation of C reads alike.
+        let mut patch_of_table = city(true);
+        patch_of_table.tile.candidates = Rotation::ALL
+            .map(|rot| Candidate {
+                rot,
+                probability: 0.25,
+                ..patch_of_table.tile.candidates[0]
+            })
+            .to_vec();
         assert!(city(false).fits_neighbours(&both_city[..1]));
-        assert!(!city(true).fits_neighbours(&both_city[..1]));
+        assert!(!patch_of_table.fits_neighbours(&both_city[..1]));
+        // A tile read surely, found where it was cut, may lie beside its only neighbour (a
+        // city tile beside the board's edge on a red-checked table); found far off its cut, it
+        // may not.
+        assert!(city(true).fits_neighbours(&both_city[..1]));
+        let mut far_off = city(true);
+        far_off.found_at.off_cut = RECUT_OFF_PX;
+        assert!(!far_off.fits_neighbours(&both_city[..1]));
         // Beside cuts that showed the table's colours alone, as a row of patches of table.
         let like_the_table = |x, y| Located {
             shows: CellShows::TableColours,
