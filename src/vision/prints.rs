@@ -30,6 +30,8 @@ const MIN_PAIRS: usize = 3;
 /// The least gap between how alike copies of a type look and how alike the likeliest other
 /// type looks for likeness to count at all.
 const MIN_GAP: f64 = 0.1;
+/// The least probability of a reading for it to be in contention ([`LearnedPrints::reweigh`]).
+const CONTENDING: f64 = 0.01;
 /// The most a likeness tells for or against a reading (log-likelihood).
 const CAP: f64 = 3.0;
 /// Standard deviation of a normal distribution per median absolute deviation.
@@ -235,9 +237,25 @@ impl LearnedPrints {
         if self.scale.is_none() || teaches(print, ranked) {
             return;
         }
+        // A type with no sure copies (nor a twin's) gains nothing by likeness; were the others
+        // to gain by theirs, a tile whose telling part a figure hides (A's road) would go to the
+        // type the board happened to show surely (B). Against such a reading, likeness only
+        // counts against.
+        let unlearned = ranked
+            .iter()
+            .filter(|c| c.probability >= CONTENDING)
+            .any(|c| !self.copies.keys().any(|&kin| printed_alike(kin, c.tile)));
         let logs: Vec<f64> = ranked
             .iter()
-            .map(|c| c.probability.max(1e-300).ln() + self.log_likelihood(print, c.tile, c.rot))
+            .map(|c| {
+                let likeness = self.log_likelihood(print, c.tile, c.rot);
+                let likeness = if unlearned {
+                    likeness.min(0.0)
+                } else {
+                    likeness
+                };
+                c.probability.max(1e-300).ln() + likeness
+            })
             .collect();
         let best = logs.iter().copied().fold(f64::MIN, f64::max);
         let total: f64 = logs.iter().map(|l| (l - best).exp()).sum();
@@ -422,6 +440,28 @@ mod tests {
         assert_eq!(ranked[0].tile, id("S"), "{ranked:?}");
         let total: f64 = ranked.iter().map(|c| c.probability).sum();
         assert!((total - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_type_the_board_shows_no_sure_copy_of_loses_nothing_to_one_it_does() {
+        // A (a cloister with a road) with a figure over its road looks like B (the cloister
+        // alone), whose sure copies the board shows, while it shows none of A: the doubt
+        // stays as read.
+        let learned = learn(&board(&["B", "D", "E", "U", "K", "L"]));
+        assert!(learned.tells_apart());
+        let (covered, mask) = with_figure(&printed("A", Rotation::R0), [0.5, 0.8]);
+        let print = print_of(&covered, Some(&mask));
+        assert!(learned.log_likelihood(&print, id("B"), Rotation::R0) > 0.0);
+        let mut ranked = doubtful(&[("A", Rotation::R0, 0.6), ("B", Rotation::R0, 0.4)]);
+        learned.reweigh(&print, &mut ranked);
+        assert_eq!(ranked[0].tile, id("A"), "{ranked:?}");
+        // Likeness still counts against a reading it belies: a print unlike B's copies (K's)
+        // read more likely B gives way.
+        let turned = print_of(&printed("K", Rotation::R0), None);
+        assert!(learned.log_likelihood(&turned, id("B"), Rotation::R0) < 0.0);
+        let mut ranked = doubtful(&[("B", Rotation::R0, 0.6), ("A", Rotation::R0, 0.4)]);
+        learned.reweigh(&turned, &mut ranked);
+        assert_eq!(ranked[0].tile, id("A"), "{ranked:?}");
     }
 
     #[test]
