@@ -239,8 +239,8 @@ impl LearnedPrints {
         }
         // A type with no sure copies (nor a twin's) gains nothing by likeness; were the others
         // to gain by theirs, a tile whose telling part a figure hides (A's road) would go to the
-        // type the board happened to show surely (B). Against such a reading, likeness only
-        // counts against.
+        // type the board happened to show surely (B). Where such a reading is in contention,
+        // likeness only counts against.
         let unlearned = ranked
             .iter()
             .filter(|c| c.probability >= CONTENDING)
@@ -457,10 +457,10 @@ mod tests {
         assert_eq!(ranked[0].tile, id("A"), "{ranked:?}");
         // Likeness still counts against a reading it belies: a print unlike B's copies (K's)
         // read more likely B gives way.
-        let turned = print_of(&printed("K", Rotation::R0), None);
-        assert!(learned.log_likelihood(&turned, id("B"), Rotation::R0) < 0.0);
+        let unlike = print_of(&printed("K", Rotation::R0), None);
+        assert!(learned.log_likelihood(&unlike, id("B"), Rotation::R0) < 0.0);
         let mut ranked = doubtful(&[("B", Rotation::R0, 0.6), ("A", Rotation::R0, 0.4)]);
-        learned.reweigh(&turned, &mut ranked);
+        learned.reweigh(&unlike, &mut ranked);
         assert_eq!(ranked[0].tile, id("A"), "{ranked:?}");
     }
 
