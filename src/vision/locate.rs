@@ -84,8 +84,9 @@ pub fn in_view(quad: &Quad, frame: &Mat) -> bool {
 /// (down to [`MIN_FIT`]); it then leaps over the cells beside it that showed no tile to the
 /// cells beyond ([`leap`]) and grows on from what it finds there. Then every tile is cut again
 /// where all its neighbours put it ([`settle`]), and where a grid fitted to the whole board
-/// puts it ([`regrid`]). Nothing is read (an empty list) where the start tile's cell does not
-/// read as the start tile among its [`START_AMONG`] likeliest readings with at least that fit.
+/// puts it ([`regrid`]); where that changed a reading, the board grows once more. Nothing is
+/// read (an empty list) where the start tile's cell does not read as the start tile among its
+/// [`START_AMONG`] likeliest readings with at least that fit.
 pub fn read_board(
     frame: &Mat,
     start: &Quad,
@@ -172,9 +173,21 @@ pub fn read_board(
         }
         grow(&reader, MIN_FIT, &mut located, &mut out, &mut scores)?;
     }
+    // A cell left out because no reading of a neighbour's matched its edges is tried again
+    // where settling, cutting again or the grid changed a reading (`eval vision` 12300 board
+    // 17: a J beside a plain cloister first read with a road towards it).
+    let readings = |out: &[Located]| -> Vec<Option<(TileId, Rotation)>> {
+        out.iter()
+            .map(|l| l.candidates.first().map(|c| (c.tile, c.rot)))
+            .collect()
+    };
+    let before = readings(&out);
     settle(&reader, &mut located, &mut out, &mut scores)?;
     recut_where_found(&reader, &mut located, &mut out, &mut scores)?;
     regrid(&reader, &mut located, &mut out, &scores)?;
+    if readings(&out) != before {
+        grow(&reader, MIN_FIT, &mut located, &mut out, &mut scores)?;
+    }
     weigh_by_prints(&mut out, d);
     Ok(out)
 }
