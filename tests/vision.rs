@@ -1684,6 +1684,37 @@ fn a_tile_shut_out_by_its_neighbour_s_first_reading_is_tried_again_once_that_rea
 }
 
 #[test]
+fn the_full_read_is_not_asked_for_a_tile_mostly_outside_the_picture() {
+    use meeplecam::vision::dataset::render_board;
+    use meeplecam::vision::eval::evaluate;
+    use meeplecam::vision::rectify::in_view_share;
+    use opencv::prelude::*;
+
+    // Board 4 of the data set of seed 9300 (oblique, 1080p): the D at (8, 2) lies past the
+    // picture's right edge, all but a sliver of it. The full read does not count it, as the
+    // true-grid read never did.
+    let sample = render_board(9300, 4, None).unwrap();
+    let size = [sample.image.cols(), sample.image.rows()];
+    let outside: Vec<[i32; 2]> = sample
+        .truth
+        .tiles
+        .iter()
+        .filter(|t| in_view_share(&t.corners_px, size) < 0.5)
+        .map(|t| t.cell)
+        .collect();
+    assert!(outside.contains(&[8, 2]), "{outside:?}");
+    let all = sample.truth.tiles.len() - 1;
+    let (_, boards) = evaluate([Ok(sample)]).unwrap();
+    assert_eq!(boards.out_of_picture, outside.len());
+    assert_eq!(boards.tiles, all - outside.len());
+    assert!(
+        boards.wrong.iter().all(|w| w.cell != Pos::new(8, 2)),
+        "{:?}",
+        boards.wrong
+    );
+}
+
+#[test]
 fn tiles_cut_at_their_true_corners_are_read_there_and_a_cell_of_table_is_left_out() {
     use meeplecam::vision::dataset::render_board;
     use meeplecam::vision::locate::read_at;

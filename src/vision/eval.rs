@@ -529,9 +529,11 @@ pub struct BoardReport {
     pub start_found: usize,
     /// Start-tile corner errors, in tile sides.
     pub start_error: Vec<f64>,
-    /// Tiles on the boards (start tile excluded).
+    /// Tiles on the boards (start tile excluded) at least half in the picture.
     pub tiles: usize,
-    /// Of those, found in their cell.
+    /// Tiles less than half in the picture: not counted.
+    pub out_of_picture: usize,
+    /// Of those counted, found in their cell.
     pub found: usize,
     /// Cells read as tiles where there is none.
     pub phantom: usize,
@@ -634,6 +636,7 @@ impl BoardReport {
             "| measure | value |\n|---|---|\n\
              | images | {} |\n| start tile found in the setup frame | {:.1} % |\n\
              | start tile corner error, median | {:.3} tile |\n\
+             | tiles less than half in the picture (not counted) | {} |\n\
              | tiles found in their cell | {:.2} % |\n| phantom tiles per board | {:.2} |\n\
              | type + rotation right (found tiles, rules priors) | {:.2} % |\n\
              | type + rotation right (all tiles, one not found counts wrong) | {:.2} % |\n\
@@ -649,6 +652,7 @@ impl BoardReport {
             self.images,
             pct(self.start_found, self.images),
             median(&start),
+            self.out_of_picture,
             pct(self.found, self.tiles),
             self.phantom as f64 / self.images.max(1) as f64,
             pct(self.right, self.found),
@@ -714,8 +718,16 @@ fn read_whole_board(
     let truth = &sample.truth;
     let tile_px = |c: &[[f64; 2]; 4]| (c[1][0] - c[0][0]).hypot(c[1][1] - c[0][1]);
     let started = Instant::now();
+    // A tile less than half in the picture is not asked for (nor read at its true corners).
+    let size = [sample.image.cols(), sample.image.rows()];
+    let (asked, out_of_picture): (Vec<&TileTruth>, Vec<&TileTruth>) = truth
+        .tiles
+        .iter()
+        .skip(1)
+        .partition(|t| in_view_share(&t.corners_px, size) >= HALF);
+    report.out_of_picture += out_of_picture.len();
     let SetupFrame::Calibrated(setup) = Calibration::from_setup_frame(&sample.setup)? else {
-        report.tiles += truth.tiles.len() - 1;
+        report.tiles += asked.len();
         return Ok(());
     };
     let start = setup.start;
@@ -742,7 +754,7 @@ fn read_whole_board(
         .board_ms
         .push(started.elapsed().as_secs_f64() * 1000.0);
     let mut exact = true;
-    for t in truth.tiles.iter().skip(1) {
+    for t in asked {
         report.tiles += 1;
         let pos = Pos::new(t.cell[0], t.cell[1]);
         let id = cat.tile_id(&t.tile).expect("truth names catalogue tiles");
