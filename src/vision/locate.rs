@@ -899,33 +899,53 @@ fn fits_neighbours(candidates: &[Candidate], pos: Pos, found: &[Located]) -> boo
 /// plausible reading of it can disagree with (each neighbour in its plausible readings);
 /// `usize::MAX` for no plausible reading.
 fn disagreeing_neighbours(candidates: &[Candidate], pos: Pos, found: &[Located]) -> (usize, usize) {
-    let cat = catalogue();
-    let neighbours: Vec<(Dir, &[Candidate])> = Dir::ALL
+    let neighbours = neighbours_of(pos, found);
+    let fewest = plausible(candidates)
+        .map(|c| disagreeing(c, &neighbours))
+        .min()
+        .unwrap_or(usize::MAX);
+    (neighbours.len(), fewest)
+}
+
+/// The readings of `candidates` (likeliest first) at least [`PLAUSIBLE`].
+fn plausible(candidates: &[Candidate]) -> impl Iterator<Item = &Candidate> {
+    candidates.iter().take_while(|c| c.probability >= PLAUSIBLE)
+}
+
+/// The readings of the tiles `found` beside the cell at `pos`, each with the side it lies on.
+fn neighbours_of(pos: Pos, found: &[Located]) -> Vec<(Dir, &[Candidate])> {
+    Dir::ALL
         .iter()
         .filter_map(|&d| {
             let n = found.iter().find(|l| l.pos == pos.step(d))?;
             Some((d, &n.candidates[..]))
         })
-        .collect();
-    let fewest = candidates
+        .collect()
+}
+
+/// How many of `neighbours` no plausible reading of matches the edges of reading `c`.
+fn disagreeing(c: &Candidate, neighbours: &[(Dir, &[Candidate])]) -> usize {
+    let cat = catalogue();
+    neighbours
         .iter()
-        .take_while(|c| c.probability >= PLAUSIBLE)
-        .map(|c| {
-            neighbours
-                .iter()
-                .filter(|(d, n)| {
-                    !n.iter()
-                        .take_while(|n| n.probability >= PLAUSIBLE)
-                        .any(|n| {
-                            cat.tile(c.tile).edge(*d, c.rot)
-                                == cat.tile(n.tile).edge(d.opposite(), n.rot)
-                        })
-                })
-                .count()
+        .filter(|(d, n)| {
+            !plausible(n).any(|n| {
+                cat.tile(c.tile).edge(*d, c.rot) == cat.tile(n.tile).edge(d.opposite(), n.rot)
+            })
         })
-        .min()
-        .unwrap_or(usize::MAX);
-    (neighbours.len(), fewest)
+        .count()
+}
+
+/// The share the likeliest of the plausible readings of the cell at `pos` that match every
+/// tile `found` beside it holds of those readings' probability; 0 where none does.
+fn share_of_likeliest_fitting(candidates: &[Candidate], pos: Pos, found: &[Located]) -> f64 {
+    let neighbours = neighbours_of(pos, found);
+    let fitting: Vec<f64> = plausible(candidates)
+        .filter(|c| disagreeing(c, &neighbours) == 0)
+        .map(|c| c.probability)
+        .collect();
+    let total: f64 = fitting.iter().sum();
+    fitting.first().map_or(0.0, |best| best / total)
 }
 
 impl CutRead {
@@ -940,7 +960,7 @@ impl CutRead {
         let (candidates, pos) = (&self.tile.candidates, self.tile.pos);
         let least = match self.tile.shows {
             CellShows::Tile => return fits_neighbours(candidates, pos, found),
-            CellShows::TableColours if self.is_sure() => 1,
+            CellShows::TableColours if self.is_sure(found) => 1,
             CellShows::TableColours => 2,
             CellShows::MostlyTable | CellShows::Table => ENCLOSED,
         };
@@ -952,16 +972,15 @@ impl CutRead {
     }
 
     /// Whether the tile fits surely ([`SURE_FIT`]) close to where it was cut (less than
-    /// [`RECUT_OFF_PX`] off) and one reading stands out ([`SURE_READING`]). A patch of table
-    /// read as a city fits the all-city tile's rotations alike, or lies well off its cut.
-    fn is_sure(&self) -> bool {
+    /// [`RECUT_OFF_PX`] off) and one of its readings that match the tiles `found` beside it
+    /// stands out among those ([`SURE_READING`]). A patch of table read as a city fits the
+    /// all-city tile's rotations alike, or lies well off its cut. A figure lying in a city
+    /// tile's field can look like a road there; the neighbour's side tells.
+    fn is_sure(&self, found: &[Located]) -> bool {
         self.found_at.fit >= SURE_FIT
             && self.found_at.off_cut < RECUT_OFF_PX
-            && self
-                .tile
-                .candidates
-                .first()
-                .is_some_and(|c| c.probability >= SURE_READING)
+            && share_of_likeliest_fitting(&self.tile.candidates, self.tile.pos, found)
+                >= SURE_READING
     }
 
     /// Whether this cut's reading replaces the tile read so far at its cell (`first`, found
@@ -1015,9 +1034,9 @@ const TABLE_IN_CITY: f64 = 0.8;
 /// (`eval vision` art data sets).
 const TABLE_IN_ENCLOSED: f64 = 0.9;
 
-/// The least probability of a cut's best reading for it to stand out ([`CutRead::is_sure`]):
-/// city tiles beside their only neighbour on a red-checked table read 0.98 and more, patches of
-/// table 0.94 and less (`eval vision` data sets).
+/// The least share of a cut's best reading that fits its neighbours, among those that do, for it
+/// to stand out ([`CutRead::is_sure`]): city tiles beside their only neighbour on a red-checked
+/// or wooden table read 0.98 and more, patches of table 0.94 and less (`eval vision` data sets).
 const SURE_READING: f64 = 0.95;
 
 /// The fewest tiles beside a cell showing [`CellShows::MostlyTable`] for it to be read: bare
@@ -1314,6 +1333,19 @@ mod tests {
         assert!(city(false).fits_neighbours(&beside_two));
         assert!(!city(true).fits_neighbours(&beside_two));
         assert!(city(true).fits_neighbours(&[like_the_table(-1, 0), at(0, -1, "C")]));
+        // A figure lying in the field of a city tile on three sides (R) looks like a road
+        // there (T): R at 180 (field north) read 0.6, T at 180 (a road north) 0.4.
+        let reading = |name: &str, probability| Candidate {
+            tile: catalogue().tile_id(name).unwrap(),
+            rot: Rotation::R180,
+            probability,
+        };
+        let mut three_sided = city(true);
+        three_sided.tile.candidates = vec![reading("R", 0.6), reading("T", 0.4)];
+        // Below a cloister (field on every side) only R fits, and it stands out among what
+        // fits; beside a city side both fit, and neither stands out.
+        assert!(three_sided.fits_neighbours(&[at(0, -1, "B")]));
+        assert!(!three_sided.fits_neighbours(&[at(1, 0, "C")]));
     }
 
     #[test]
