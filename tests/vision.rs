@@ -1589,17 +1589,20 @@ fn a_board_seen_at_an_angle_is_read_in_its_perspective_without_running_off_the_t
     );
 }
 
-#[test]
-fn a_figure_reaching_past_its_cut_is_seen_whole_and_told_standing_on_its_road_stub() {
+/// Board `index` of the data set of `seed`, rendered, and its full read as `eval vision` reads
+/// it: the table registered from the setup frame alone.
+fn board_read_from_setup(
+    seed: u64,
+    index: usize,
+) -> (
+    meeplecam::vision::dataset::Sample,
+    Vec<meeplecam::vision::locate::Located>,
+) {
     use meeplecam::vision::calibration::{Calibration, SetupFrame};
     use meeplecam::vision::dataset::render_board;
     use meeplecam::vision::locate::read_board;
 
-    // Board 37 of the data set of seed 9500 (overhead, 1080p, a dark table): a blue follower
-    // stands on the road stub of the cloister at (-4, 3), and reaches past the west side of
-    // the tile's cut. Cut off there, its outline told nothing, a figure could as well lie in
-    // the field, and the plain cloister (B, twice as many in the box) was read, 0.76.
-    let sample = render_board(9500, 37, None).unwrap();
+    let sample = render_board(seed, index, None).unwrap();
     let SetupFrame::Calibrated(setup) = Calibration::from_setup_frame(&sample.setup).unwrap()
     else {
         panic!("the start tile is found in the setup frame");
@@ -1614,6 +1617,16 @@ fn a_figure_reaching_past_its_cut_is_seen_whole_and_told_standing_on_its_road_st
         &recognizer,
     )
     .unwrap();
+    (sample, found)
+}
+
+#[test]
+fn a_figure_reaching_past_its_cut_is_seen_whole_and_told_standing_on_its_road_stub() {
+    // Board 37 of the data set of seed 9500 (overhead, 1080p, a dark table): a blue follower
+    // stands on the road stub of the cloister at (-4, 3), and reaches past the west side of
+    // the tile's cut. Cut off there, its outline told nothing, a figure could as well lie in
+    // the field, and the plain cloister (B, twice as many in the box) was read, 0.76.
+    let (sample, found) = board_read_from_setup(9500, 37);
     let cell = Pos::new(-4, 3);
     let truth = sample
         .truth
@@ -1637,30 +1650,12 @@ fn a_figure_reaching_past_its_cut_is_seen_whole_and_told_standing_on_its_road_st
 
 #[test]
 fn a_tile_shut_out_by_its_neighbour_s_first_reading_is_tried_again_once_that_reading_changes() {
-    use meeplecam::vision::calibration::{Calibration, SetupFrame};
-    use meeplecam::vision::dataset::render_board;
-    use meeplecam::vision::locate::read_board;
-
     // Board 17 of the data set of seed 12300 (oblique, 720p, a wooden table): a yellow monk
     // stands on the plain cloister (B) at (0, 2), whose chapel in this style is white. Cut
     // where its neighbours first predicted it, the cloister read as one with a road south (A,
     // 1.000), and the J below it, read at 1.000 and matching no edge of an A there, was left
     // out. Cut again where the board's grid puts it, the cloister reads B, and J must be found.
-    let sample = render_board(12300, 17, None).unwrap();
-    let SetupFrame::Calibrated(setup) = Calibration::from_setup_frame(&sample.setup).unwrap()
-    else {
-        panic!("the start tile is found in the setup frame");
-    };
-    let recognizer = TileRecognizer::for_set(catalogue().set("base").unwrap());
-    let found = read_board(
-        &sample.image,
-        &setup.start,
-        &setup.colours,
-        setup.table,
-        Some(&sample.enrolment()),
-        &recognizer,
-    )
-    .unwrap();
+    let (sample, found) = board_read_from_setup(12300, 17);
     let read = |x: i32, y: i32| {
         let truth = sample
             .truth
