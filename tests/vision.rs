@@ -1649,6 +1649,34 @@ fn a_figure_reaching_past_its_cut_is_seen_whole_and_told_standing_on_its_road_st
 }
 
 #[test]
+fn a_cloister_cut_a_little_short_is_read_again_at_nudged_cuts_that_show_its_road_stub() {
+    // Board 12 of the data set of seed 11100 (oblique, 720p, a wooden table): a yellow thief
+    // stands on the road stub of the cloister at (2, 4) and hides it. Its neighbours put the
+    // cut 0.05 of a side short in the south and a little turned, and there the plain cloister
+    // (B, twice as many in the box) read 0.50 against 0.50; cut at its true corners, A 1.00.
+    // Averaged over cuts nudged a little each way, A stands out.
+    let (sample, found) = board_read_from_setup(11100, 12);
+    let truth = sample
+        .truth
+        .tiles
+        .iter()
+        .find(|t| t.cell == [2, 4])
+        .unwrap();
+    assert_eq!((truth.tile.as_str(), truth.rot), ("A", 0));
+    assert!(sample.truth.meeples.iter().any(|m| m.cell == [2, 4]));
+    let read = found
+        .iter()
+        .find(|l| l.pos == Pos::new(2, 4))
+        .unwrap()
+        .candidates[0];
+    assert_eq!(
+        (catalogue().tile(read.tile).name.as_str(), read.rot),
+        ("A", Rotation::R0),
+        "{read:?}"
+    );
+}
+
+#[test]
 fn a_tile_shut_out_by_its_neighbour_s_first_reading_is_tried_again_once_that_reading_changes() {
     // Board 17 of the data set of seed 12300 (oblique, 720p, a wooden table): a yellow monk
     // stands on the plain cloister (B) at (0, 2), whose chapel in this style is white. Cut
