@@ -1620,21 +1620,17 @@ fn board_read_from_setup(
     (sample, found)
 }
 
-#[test]
-fn a_figure_reaching_past_its_cut_is_seen_whole_and_told_standing_on_its_road_stub() {
-    // Board 37 of the data set of seed 9500 (overhead, 1080p, a dark table): a blue follower
-    // stands on the road stub of the cloister at (-4, 3), and reaches past the west side of
-    // the tile's cut. Cut off there, its outline told nothing, a figure could as well lie in
-    // the field, and the plain cloister (B, twice as many in the box) was read, 0.76.
-    let (sample, found) = board_read_from_setup(9500, 37);
-    let cell = Pos::new(-4, 3);
+/// Asserts that board `index` of the data set of `seed` has tile `name` lying with `rot` at
+/// `cell` with a follower on it, and that the full read reads it so.
+fn assert_follower_s_tile_read_true(seed: u64, index: usize, cell: Pos, name: &str, rot: Rotation) {
+    let (sample, found) = board_read_from_setup(seed, index);
     let truth = sample
         .truth
         .tiles
         .iter()
         .find(|t| t.cell == [cell.x, cell.y])
         .unwrap();
-    assert_eq!((truth.tile.as_str(), truth.rot), ("A", 90));
+    assert_eq!((truth.tile.as_str(), truth.rot), (name, rot.degrees()));
     assert!(sample
         .truth
         .meeples
@@ -1643,9 +1639,18 @@ fn a_figure_reaching_past_its_cut_is_seen_whole_and_told_standing_on_its_road_st
     let read = found.iter().find(|l| l.pos == cell).unwrap().candidates[0];
     assert_eq!(
         (catalogue().tile(read.tile).name.as_str(), read.rot),
-        ("A", Rotation::R90),
+        (name, rot),
         "{read:?}"
     );
+}
+
+#[test]
+fn a_figure_reaching_past_its_cut_is_seen_whole_and_told_standing_on_its_road_stub() {
+    // Board 37 of the data set of seed 9500 (overhead, 1080p, a dark table): a blue follower
+    // stands on the road stub of the cloister at (-4, 3), and reaches past the west side of
+    // the tile's cut. Cut off there, its outline told nothing, a figure could as well lie in
+    // the field, and the plain cloister (B, twice as many in the box) was read, 0.76.
+    assert_follower_s_tile_read_true(9500, 37, Pos::new(-4, 3), "A", Rotation::R90);
 }
 
 #[test]
@@ -1655,25 +1660,7 @@ fn a_cloister_cut_a_little_short_is_read_again_at_nudged_cuts_that_show_its_road
     // cut 0.05 of a side short in the south and a little turned, and there the plain cloister
     // (B, twice as many in the box) read 0.50 against 0.50; cut at its true corners, A 1.00.
     // Averaged over cuts nudged a little each way, A stands out.
-    let (sample, found) = board_read_from_setup(11100, 12);
-    let truth = sample
-        .truth
-        .tiles
-        .iter()
-        .find(|t| t.cell == [2, 4])
-        .unwrap();
-    assert_eq!((truth.tile.as_str(), truth.rot), ("A", 0));
-    assert!(sample.truth.meeples.iter().any(|m| m.cell == [2, 4]));
-    let read = found
-        .iter()
-        .find(|l| l.pos == Pos::new(2, 4))
-        .unwrap()
-        .candidates[0];
-    assert_eq!(
-        (catalogue().tile(read.tile).name.as_str(), read.rot),
-        ("A", Rotation::R0),
-        "{read:?}"
-    );
+    assert_follower_s_tile_read_true(11100, 12, Pos::new(2, 4), "A", Rotation::R0);
 }
 
 #[test]
