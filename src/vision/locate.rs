@@ -10,6 +10,7 @@ use opencv::imgproc;
 use opencv::prelude::*;
 use rayon::prelude::*;
 
+use super::edges::edge_kinds;
 use super::figures::Enrolment;
 use super::predict::{predict_in_read, support};
 use super::prints::{LearnedPrints, Print};
@@ -722,7 +723,7 @@ fn recut_where_found(
     Ok(())
 }
 
-/// Reads each tile read less surely than [`POLISH_BELOW`] again at cuts with one side moved a
+/// Reads each tile read unsurely ([`worth_polishing`]) again at cuts with one side moved a
 /// little out or in, or turned a little ([`nudged`]), and takes the mean of its readings over
 /// these cuts and its own: where a tile lies is known only to a few hundredths of a side, and
 /// a small feature near its side (a road stub a figure stands on) may show in one cut and not
@@ -730,12 +731,7 @@ fn recut_where_found(
 /// at 0.5; cut at its true corners, A).
 fn polish(reader: &CellReader, out: &mut [Located]) -> opencv::Result<()> {
     let unsure: Vec<usize> = (1..out.len())
-        .filter(|&k| {
-            out[k]
-                .candidates
-                .first()
-                .is_some_and(|c| c.probability < POLISH_BELOW)
-        })
+        .filter(|&k| worth_polishing(&out[k].candidates))
         .collect();
     let cuts: Vec<(Pos, Quad)> = unsure
         .iter()
@@ -774,8 +770,31 @@ fn polish(reader: &CellReader, out: &mut [Located]) -> opencv::Result<()> {
     Ok(())
 }
 
+/// Whether [`polish`] cuts a tile read as `candidates` (most likely first) again: where its
+/// likeliest reading is less sure than [`POLISH_BELOW`], or less sure than
+/// [`POLISH_LAYOUT_BELOW`] and a reading at least [`RIVAL`] likely lays roads and cities along
+/// its sides otherwise (a road stub a figure hides). Most tiles read between the two are
+/// only in doubt about a pennant or which way round a symmetric tile lies; cutting all of them
+/// again would take a 69-tile board's read past 300 ms (`cargo bench --bench vision -- board`).
+fn worth_polishing(candidates: &[Candidate]) -> bool {
+    let Some((top, rest)) = candidates.split_first() else {
+        return false;
+    };
+    let layout = |c: &Candidate| edge_kinds(c.tile, c.rot);
+    top.probability < POLISH_BELOW
+        || (top.probability < POLISH_LAYOUT_BELOW
+            && rest
+                .iter()
+                .take_while(|c| c.probability >= RIVAL)
+                .any(|c| layout(c) != layout(top)))
+}
+
 /// The probability of a tile's likeliest reading below which [`polish`] cuts it again.
 const POLISH_BELOW: f64 = 0.9;
+/// [`POLISH_BELOW`] for a tile read with a rival layout of roads and cities.
+const POLISH_LAYOUT_BELOW: f64 = 0.99;
+/// How likely a reading must be for [`worth_polishing`] to weigh it.
+const RIVAL: f64 = 0.005;
 /// How far (share of a side) [`nudged`] moves a side.
 const NUDGE: f64 = 0.02;
 /// How far (degrees) [`nudged`] turns a cut.
@@ -1573,6 +1592,51 @@ mod tests {
         });
         assert!(once.unwrap().is_none());
         assert_eq!(cut, vec![calibrated]);
+    }
+
+    #[test]
+    fn a_tile_is_cut_again_where_unsure_or_a_little_unsure_of_its_roads_and_cities() {
+        let reading = |cands: &[(&str, Rotation, f64)]| -> Vec<Candidate> {
+            cands
+                .iter()
+                .map(|&(name, rot, probability)| Candidate {
+                    tile: catalogue().tile_id(name).unwrap(),
+                    rot,
+                    probability,
+                })
+                .collect()
+        };
+        // City on three sides with or without a road on the fourth: a road stub a figure hides.
+        assert!(worth_polishing(&reading(&[
+            ("R", Rotation::R90, 0.95),
+            ("T", Rotation::R90, 0.05)
+        ])));
+        // The same two readings, the likelier sure enough.
+        assert!(!worth_polishing(&reading(&[
+            ("R", Rotation::R90, 0.995),
+            ("T", Rotation::R90, 0.005)
+        ])));
+        // A pennant, or which way round the city across the tile lies: the sides show the same,
+        // so only a reading much less sure is cut again.
+        assert!(!worth_polishing(&reading(&[
+            ("M", Rotation::R90, 0.95),
+            ("N", Rotation::R90, 0.05)
+        ])));
+        assert!(!worth_polishing(&reading(&[
+            ("F", Rotation::R0, 0.95),
+            ("F", Rotation::R180, 0.04),
+            ("E", Rotation::R0, 0.001)
+        ])));
+        assert!(worth_polishing(&reading(&[
+            ("M", Rotation::R90, 0.52),
+            ("N", Rotation::R90, 0.48)
+        ])));
+        // A third reading counts where it is likely enough.
+        assert!(worth_polishing(&reading(&[
+            ("M", Rotation::R0, 0.93),
+            ("N", Rotation::R0, 0.05),
+            ("P", Rotation::R0, 0.02)
+        ])));
     }
 
     #[test]
