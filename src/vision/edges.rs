@@ -28,6 +28,10 @@ const ROAD_MIDDLE: (f32, f32) = (0.38, 0.62);
 /// pixels beside a figure there (its pale rim) are no road, while a road's own crossing, in the
 /// middle, may show in a few pixels beside the figure standing on it.
 const SLICE_SEEN: f32 = 0.5;
+/// How near (tile sides) the middle of a side a figure's foot must stand for a few pixels
+/// beside it there to show a road's crossing ([`SLICE_SEEN`]): a figure standing farther in
+/// hides the side only with its body, and its pale rim there is no road.
+const FOOT_REACH: f32 = 0.3;
 /// Width of a slice of [`ROAD_SPAN`] (tile sides); slices overlap by half.
 const ROAD_SLICE: f32 = 0.08;
 /// Road share of a slice that counts as a road fully seen, unless the start tile tells.
@@ -51,6 +55,19 @@ impl EdgeEvidence {
     /// The evidence in the `side`-pixel window at (x, y) of a class map (the window showing the
     /// tile less [`INSET`] on every side).
     pub fn observe(map: &ClassMap, x: usize, y: usize, side: usize) -> EdgeEvidence {
+        Self::observe_beside(map, x, y, side, None)
+    }
+
+    /// [`Self::observe`], given where the figures that may stand in the picture have their feet
+    /// (patch pixels), if known: a road's crossing counts as seen in a few pixels beside a
+    /// figure only by the side that figure stands at ([`FOOT_REACH`]).
+    pub fn observe_beside(
+        map: &ClassMap,
+        x: usize,
+        y: usize,
+        side: usize,
+        feet: Option<&[[f64; 2]]>,
+    ) -> EdgeEvidence {
         let px = |u: f32| -> usize {
             let t = (u - INSET as f32) / (1.0 - 2.0 * INSET as f32);
             (t.clamp(0.0, 1.0) * side as f32).round() as usize
@@ -68,9 +85,29 @@ impl EdgeEvidence {
             [0, 1, 2, 3, 4, 5].map(|k| map.count(k, x0, y0, x1, y1) as f32)
         };
         let strip = |dir: Dir, a: f32, b: f32| strip_to(DEPTH, dir, a, b);
+        // Whether a figure's foot stands by the middle of the side `dir`, if feet are known.
+        let foot_by = |dir: Dir| {
+            let Some(feet) = feet else {
+                return true;
+            };
+            let (mid, edge) = (0.5, INSET as f32);
+            let at = match dir {
+                Dir::N => [mid, edge],
+                Dir::S => [mid, 1.0 - edge],
+                Dir::E => [1.0 - edge, mid],
+                Dir::W => [edge, mid],
+            };
+            let scale = (1.0 - 2.0 * INSET) / side.max(1) as f64;
+            feet.iter().any(|p| {
+                let u = (INSET + (p[0] - x as f64) * scale) as f32;
+                let v = (INSET + (p[1] - y as f64) * scale) as f32;
+                (u - at[0]).hypot(v - at[1]) <= FOOT_REACH
+            })
+        };
         let seen_of = |n: &[f32; 6]| n[..5].iter().sum::<f32>();
         let mut sides = [[0.0f32; 4]; 4];
         for (d, &dir) in Dir::ALL.iter().enumerate() {
+            let beside_foot = foot_by(dir);
             let whole = strip(dir, CITY_SPAN.0, CITY_SPAN.1);
             let seen = seen_of(&whole);
             let outer = strip_to(CITY_DEPTH, dir, CITY_SPAN.0, CITY_SPAN.1);
@@ -82,8 +119,9 @@ impl EdgeEvidence {
                     let a = ROAD_SPAN.0 + k as f32 * ROAD_SLICE / 2.0;
                     let n = strip(dir, a, a + ROAD_SLICE);
                     let seen = seen_of(&n);
-                    let in_middle = a >= ROAD_MIDDLE.0 && a + ROAD_SLICE <= ROAD_MIDDLE.1;
-                    if seen < SLICE_SEEN * n[5] && !in_middle {
+                    let crossing_beside_figure =
+                        beside_foot && a >= ROAD_MIDDLE.0 && a + ROAD_SLICE <= ROAD_MIDDLE.1;
+                    if seen < SLICE_SEEN * n[5] && !crossing_beside_figure {
                         return 0.0;
                     }
                     n[Terrain::Road.index()] / seen.max(1.0)
@@ -204,6 +242,55 @@ mod tests {
             evidence.log_likelihood(&road_north)
                 > evidence.log_likelihood(&[EdgeKind::Field; 4]) + 1.0
         );
+    }
+
+    #[test]
+    fn a_pale_rim_in_the_middle_of_a_side_is_a_road_only_beside_a_figure_standing_there() {
+        // A 100-pixel field tile; a figure's body covers the middle of the north side from
+        // 35 to 70 pixels along, 4 to 25 deep, and its pale rim, of road colour, shows in the
+        // 4 pixels between it and the side (9500 board 27: a blue figure standing on a road
+        // across the tile, its rim read as a road crossing the north side, U as W at 0.999).
+        let model = ColourModel::default();
+        let [b, g, r] = model.means()[Terrain::Field.index()].map(f64::from);
+        let mut patch =
+            Mat::new_rows_cols_with_default(100, 100, CV_8UC3, Scalar::new(b, g, r, 0.0)).unwrap();
+        let mut mask =
+            Mat::new_rows_cols_with_default(100, 100, CV_8UC1, Scalar::all(0.0)).unwrap();
+        let road = model.means()[Terrain::Road.index()].map(|c| c as u8);
+        for y in 0..25 {
+            for x in 35..70 {
+                if y < 4 {
+                    *patch.at_2d_mut::<opencv::core::Vec3b>(y, x).unwrap() = road.into();
+                } else {
+                    *mask.at_2d_mut::<u8>(y, x).unwrap() = 255;
+                }
+            }
+        }
+        let map = ClassMap::new(&patch, &model, Some(&mask)).unwrap();
+        let evidence =
+            |feet: Option<&[[f64; 2]]>| EdgeEvidence::observe_beside(&map, 0, 0, 100, feet);
+        let road_north = [
+            EdgeKind::Road,
+            EdgeKind::Field,
+            EdgeKind::Field,
+            EdgeKind::Field,
+        ];
+        let road_over_field = |e: &EdgeEvidence| {
+            e.log_likelihood(&road_north) - e.log_likelihood(&[EdgeKind::Field; 4])
+        };
+        // A thief standing on the road where it crosses the side, its foot by the side, or
+        // feet not known: the pixels beside it show the crossing.
+        for feet in [Some(&[[52.0, 22.0]][..]), None] {
+            let e = evidence(feet);
+            assert!(e.road_shares()[0] > 0.5, "{feet:?}");
+            assert!(road_over_field(&e) > 1.0, "{feet:?}");
+        }
+        // The figure stands in the middle of the tile, or lies: its rim is no road.
+        for feet in [&[[52.0, 60.0]][..], &[]] {
+            let e = evidence(Some(feet));
+            assert!(e.road_shares()[0] < 0.2, "{feet:?}");
+            assert!(road_over_field(&e) < 0.1, "{feet:?}");
+        }
     }
 
     #[test]

@@ -82,6 +82,15 @@ impl Figures {
         Figures { spots }
     }
 
+    /// The feet (patch pixels) of the figures that may stand: all but those told lying.
+    pub fn standing_feet(&self) -> Vec<[f64; 2]> {
+        self.spots
+            .iter()
+            .filter(|s| s.lying != Some(true))
+            .map(|s| s.foot)
+            .collect()
+    }
+
     /// Log-likelihood of where the figures in the `side`-pixel window at (x, y) stand if the
     /// window holds `tile` lying with `rot`: each figure on the tile is on one of its features,
     /// each as likely, and anywhere on that feature (a standing figure by its foot, a lying

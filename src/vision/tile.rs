@@ -142,17 +142,18 @@ impl TileRecognizer {
         let side = map.width().min(map.height()).saturating_sub(2 * margin);
         let centred = map.grid(margin, margin, side);
         let looks = self.looks(model);
-        let shortlist = self.shortlist(
-            &looks,
-            &centred,
-            &EdgeEvidence::observe(&map, margin, margin, side).with_road_full(model.road_full()),
-        );
+        let feet = standing.map(Figures::standing_feet);
+        let observe = |x: usize, y: usize| {
+            EdgeEvidence::observe_beside(&map, x, y, side, feet.as_deref())
+                .with_road_full(model.road_full())
+        };
+        let shortlist = self.shortlist(&looks, &centred, &observe(margin, margin));
         // Coarse steps over the whole range, then the neighbours of the best; shifts cost a
         // little, so that a poor match does not wander onto a neighbour's print. A shift's
         // score is exact where it beats `bar` (the best shift's so far), else some value below.
         let score_at = |dx: usize, dy: usize, bar: f64| {
             let grid = Observed::of(&map.grid(dx, dy, side));
-            let edges = EdgeEvidence::observe(&map, dx, dy, side).with_road_full(model.road_full());
+            let edges = observe(dx, dy);
             let off = (dx as f64 - margin as f64).powi(2) + (dy as f64 - margin as f64).powi(2);
             let cost = SHIFT_COST * off;
             let mut best = f64::MIN;
@@ -226,8 +227,7 @@ impl TileRecognizer {
                 .seen_at(tile_px)?
                 .with_peeks(figures)
         };
-        let edges =
-            EdgeEvidence::observe(&map, best.1, best.2, side).with_road_full(model.road_full());
+        let edges = observe(best.1, best.2);
         let from_mask = match standing {
             Some(_) => None,
             None => figures.map(Figures::from_mask).transpose()?,
