@@ -82,7 +82,7 @@ impl EdgeEvidence {
                 Dir::W => (near, a, far, b),
             };
             let (x0, y0, x1, y1) = (x + px(r.0), y + px(r.1), x + px(r.2), y + px(r.3));
-            [0, 1, 2, 3, 4, 5].map(|k| map.count(k, x0, y0, x1, y1) as f32)
+            map.counts(x0, y0, x1, y1).map(|n| n as f32)
         };
         let strip = |dir: Dir, a: f32, b: f32| strip_to(DEPTH, dir, a, b);
         // Whether a figure's foot stands by the middle of the side `dir`, if feet are known.

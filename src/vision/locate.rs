@@ -149,6 +149,7 @@ pub fn read_board(
         figures,
         recognizer,
         cuts_read: Mutex::new(HashMap::new()),
+        snapped: Mutex::new(HashMap::new()),
     };
     let mut located: BTreeMap<Pos, Quad> = BTreeMap::new();
     let mut out = vec![Located {
@@ -432,13 +433,23 @@ struct CellReader<'a> {
     /// Locked so that the threads reading cuts side by side ([`Self::read_ahead`]) may share
     /// the reader.
     cuts_read: Mutex<HashMap<CutKey, Option<CutRead>>>,
+    /// Every cut snapped onto the picture's edges so far, by its corners' bits: snapping a
+    /// cut read ahead ([`Self::read_cells_ahead`]) is not done again when its cell is read.
+    snapped: Mutex<HashMap<CornerBits, Quad>>,
+}
+
+/// A quad's corners' bits.
+type CornerBits = [[u64; 2]; 4];
+
+fn corner_bits(quad: &Quad) -> CornerBits {
+    quad.map(|p| p.map(f64::to_bits))
 }
 
 /// A cut of a cell: the cell and its corners' bits.
-type CutKey = (Pos, [[u64; 2]; 4]);
+type CutKey = (Pos, CornerBits);
 
 fn cut_key(pos: Pos, quad: &Quad) -> CutKey {
-    (pos, quad.map(|p| p.map(f64::to_bits)))
+    (pos, corner_bits(quad))
 }
 
 impl CellReader<'_> {
@@ -507,6 +518,17 @@ impl CellReader<'_> {
         )
     }
 
+    /// `quad` snapped onto the picture's edges ([`snap_to_edges`]), once for each quad.
+    fn snapped(&self, quad: &Quad) -> Quad {
+        let key = corner_bits(quad);
+        let lock = || self.snapped.lock().unwrap_or_else(|e| e.into_inner());
+        let known = lock().get(&key).copied();
+        known.unwrap_or_else(|| {
+            let snapped = snap_to_edges(&self.grey, quad);
+            *lock().entry(key).or_insert(snapped)
+        })
+    }
+
     /// The cuts [`Self::read_cell`] reads first for those of `cells` not `located` yet: each
     /// where the tiles `located` predict it.
     fn predicted_cuts(
@@ -537,7 +559,7 @@ impl CellReader<'_> {
         let snapped: Vec<(Pos, Quad)> = predicted
             .par_iter()
             .filter(|(pos, quad)| !in_view(quad, self.frame) || unsure(*pos, quad))
-            .map(|&(pos, quad)| (pos, snap_to_edges(&self.grey, &quad)))
+            .map(|&(pos, quad)| (pos, self.snapped(&quad)))
             .filter(|(_, quad)| in_view(quad, self.frame))
             .collect();
         self.read_ahead(&snapped)
@@ -561,7 +583,7 @@ impl CellReader<'_> {
         // Snapped only if the first cut is read and not kept.
         let cuts = std::iter::once(predicted)
             .chain(
-                std::iter::once_with(|| snap_to_edges(&self.grey, &predicted))
+                std::iter::once_with(|| self.snapped(&predicted))
                     .filter(|snapped| *snapped != predicted),
             )
             // A cell partly past the picture's edge is read from what shows of it.

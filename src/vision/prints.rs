@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use opencv::core::{Mat, Size};
 use opencv::imgproc;
 use opencv::prelude::*;
+use rayon::prelude::*;
 
 use super::terrain::{differ_by_shields, same_for_the_rules};
 use super::tile::Candidate;
@@ -297,22 +298,29 @@ fn mean_likeness<'a>(print: &Print, copies: impl IntoIterator<Item = &'a Print>)
 /// The board's likeness scale (see [`LearnedPrints::scale`]): each sure copy's likeness to the
 /// other copies of its type, and its highest likeness to another type at any rotation.
 fn scale(copies: &BTreeMap<TileId, Vec<Print>>) -> Option<(f64, f64)> {
-    let (mut own, mut other) = (Vec::new(), Vec::new());
-    for (tile, prints) in copies {
-        for (k, print) in prints.iter().enumerate() {
+    // Each copy's two likenesses, the copies side by side on every core.
+    let each: Vec<(&TileId, usize)> = copies
+        .iter()
+        .flat_map(|(tile, prints)| (0..prints.len()).map(move |k| (tile, k)))
+        .collect();
+    let likeness: Vec<(Option<f64>, Option<f64>)> = each
+        .par_iter()
+        .map(|&(tile, k)| {
+            let prints = &copies[tile];
+            let print = &prints[k];
             let rest = prints.iter().enumerate().filter(|&(j, _)| j != k);
-            if let Some(l) = mean_likeness(print, rest.map(|(_, p)| p)) {
-                own.push(l);
-            }
+            let own = mean_likeness(print, rest.map(|(_, p)| p));
             let turned = Rotation::ALL.map(|r| print.upright(r));
             let closest = copies
                 .iter()
                 .filter(|(&t, _)| !printed_alike(t, *tile))
                 .flat_map(|(_, theirs)| turned.iter().filter_map(move |p| mean_likeness(p, theirs)))
                 .fold(None, |m: Option<f64>, l| Some(m.map_or(l, |m| m.max(l))));
-            other.extend(closest);
-        }
-    }
+            (own, closest)
+        })
+        .collect();
+    let mut own: Vec<f64> = likeness.iter().filter_map(|l| l.0).collect();
+    let mut other: Vec<f64> = likeness.iter().filter_map(|l| l.1).collect();
     if own.len() < MIN_PAIRS || other.is_empty() {
         return None;
     }

@@ -544,9 +544,9 @@ pub fn label_at(labels: &LabelMap, u: [f32; 2], rot: Rotation) -> u8 {
 
 /// Running sums of each terrain (and, as terrain 5, of every pixel) over per-pixel `classes`
 /// (`None`: not seen), row by row from the top left.
-fn running_sums(classes: &[Option<usize>], w: usize, h: usize) -> Vec<Vec<u32>> {
+fn running_sums(classes: &[Option<usize>], w: usize, h: usize) -> Vec<[u32; 6]> {
     let stride = w + 1;
-    let mut sums = vec![vec![0u32; stride * (h + 1)]; 6];
+    let mut sums = vec![[0u32; 6]; stride * (h + 1)];
     for y in 0..h {
         let mut row = [0u32; 6];
         for x in 0..w {
@@ -554,9 +554,8 @@ fn running_sums(classes: &[Option<usize>], w: usize, h: usize) -> Vec<Vec<u32>> 
             if let Some(c) = classes[y * w + x] {
                 row[c] += 1;
             }
-            for (k, sum) in sums.iter_mut().enumerate() {
-                sum[(y + 1) * stride + x + 1] = sum[y * stride + x + 1] + row[k];
-            }
+            let above = sums[y * stride + x + 1];
+            sums[(y + 1) * stride + x + 1] = std::array::from_fn(|k| above[k] + row[k]);
         }
     }
     sums
@@ -611,9 +610,9 @@ pub fn terrain_grid(
 pub struct ClassMap {
     w: usize,
     h: usize,
-    /// `sums[k][(y * (w + 1)) + x]`: pixels of terrain `k` above and left of (x, y); `k = 5`
+    /// `sums[(y * (w + 1)) + x][k]`: pixels of terrain `k` above and left of (x, y); `k = 5`
     /// counts all pixels.
-    sums: Vec<Vec<u32>>,
+    sums: Vec<[u32; 6]>,
 }
 
 impl ClassMap {
@@ -661,11 +660,17 @@ impl ClassMap {
     /// Pixels of terrain `k` (of [`Terrain::ALL`]; 5 counts every pixel, seen or not) in the
     /// rectangle from (x0, y0) up to (x1, y1), clipped to the map.
     pub fn count(&self, k: usize, x0: usize, y0: usize, x1: usize, y1: usize) -> u32 {
+        self.counts(x0, y0, x1, y1)[k]
+    }
+
+    /// [`Self::count`] of every terrain and of every pixel (the last) at once.
+    pub fn counts(&self, x0: usize, y0: usize, x1: usize, y1: usize) -> [u32; 6] {
         let (x1, y1) = (x1.min(self.w), y1.min(self.h));
         let (x0, y0) = (x0.min(x1), y0.min(y1));
-        let s = &self.sums[k];
         let st = self.w + 1;
-        s[y1 * st + x1] + s[y0 * st + x0] - s[y0 * st + x1] - s[y1 * st + x0]
+        let (a, b) = (&self.sums[y0 * st..], &self.sums[y1 * st..]);
+        let (nw, ne, sw, se) = (a[x0], a[x1], b[x0], b[x1]);
+        std::array::from_fn(|k| se[k] + nw[k] - ne[k] - sw[k])
     }
 
     /// The terrain grid of the `side`-pixel square window at (x, y).
@@ -674,14 +679,19 @@ impl ClassMap {
         if side == 0 || x + side > self.w || y + side > self.h {
             return grid;
         }
-        for gy in 0..GRID {
-            let (y0, y1) = (y + gy * side / GRID, y + (gy + 1) * side / GRID);
-            for gx in 0..GRID {
-                let (x0, x1) = (x + gx * side / GRID, x + (gx + 1) * side / GRID);
-                let all = self.count(5, x0, y0, x1, y1).max(1) as f32;
-                for (k, share) in grid[gy * GRID + gx].iter_mut().enumerate() {
-                    *share = self.count(k, x0, y0, x1, y1) as f32 / all;
-                }
+        let st = self.w + 1;
+        let at = |g: usize, from: usize| from + g * side / GRID;
+        for (gy, row) in grid.chunks_exact_mut(GRID).enumerate() {
+            let (a, b) = (
+                &self.sums[at(gy, y) * st..],
+                &self.sums[at(gy + 1, y) * st..],
+            );
+            for (gx, cell) in row.iter_mut().enumerate() {
+                let (x0, x1) = (at(gx, x), at(gx + 1, x));
+                let (nw, ne, sw, se) = (a[x0], a[x1], b[x0], b[x1]);
+                let n: [u32; 6] = std::array::from_fn(|k| se[k] + nw[k] - ne[k] - sw[k]);
+                let all = n[5].max(1) as f32;
+                *cell = std::array::from_fn(|k| n[k] as f32 / all);
             }
         }
         grid

@@ -85,8 +85,7 @@ impl TileRecognizer {
         };
         let edges = EdgeEvidence::observe(&map, 0, 0, side).with_road_full(model.road_full());
         self.rank_with(
-            &self.looks(model),
-            &map.grid(0, 0, side),
+            &similarities(&self.looks(model), &map.grid(0, 0, side)),
             &edges,
             (&shields, 0, 0, side),
             None,
@@ -215,10 +214,10 @@ impl TileRecognizer {
         let shift = [best.1 as f64 - margin as f64, best.2 as f64 - margin as f64];
         let grid = map.grid(best.1, best.2, side);
         let seen: f32 = grid.iter().map(|c| c.iter().sum::<f32>()).sum();
-        let observed = Observed::of(&grid);
+        let similar = similarities(&looks, &grid);
         let fitted = shortlist
             .iter()
-            .map(|&k| similarity(&observed, &looks[k]))
+            .map(|&k| similar[k])
             .fold(f64::MIN, f64::max);
         let fit = fitted / f64::from(seen.max(1.0));
         let shields = || {
@@ -233,8 +232,7 @@ impl TileRecognizer {
             None => figures.map(Figures::from_mask).transpose()?,
         };
         let ranked = self.rank_with(
-            &looks,
-            &grid,
+            &similar,
             &edges,
             (&shields, best.1, best.2, side),
             standing
@@ -321,27 +319,25 @@ impl TileRecognizer {
         best.into_iter().map(|(_, k)| k).collect()
     }
 
-    /// Every candidate for an observed terrain grid (matched against `looks`, the templates as
-    /// a colour model sees them), most likely first; with what the sides show, and the pennant
-    /// detector's evidence and where figures stand ([`Figures`]) on the window (x, y, side) of
-    /// the patch, for the readings that are in the running. The pennant detector's map is
-    /// made only where a reading in the running has a city.
+    /// Every candidate for an observed terrain grid (`similar`: its [`similarity`] to each
+    /// template as a colour model sees it), most likely first; with what the sides show, and
+    /// the pennant detector's evidence and where figures stand ([`Figures`]) on the window (x,
+    /// y, side) of the patch, for the readings that are in the running. The pennant detector's
+    /// map is made only where a reading in the running has a city.
     fn rank_with(
         &self,
-        looks: &[TerrainGrid],
-        observed: &TerrainGrid,
+        similar: &[f64],
         edges: &EdgeEvidence,
         (shields, x, y, side): Window<&dyn Fn() -> opencv::Result<ShieldMap>>,
         standing: Option<Window<&Figures>>,
     ) -> opencv::Result<Vec<Candidate>> {
-        let observed = Observed::of(observed);
-        let mut scores: Vec<f64> = looks
+        let mut scores: Vec<f64> = similar
             .iter()
             .zip(&self.edges)
             .zip(&self.log_prior)
-            .map(|((g, sides), p)| {
+            .map(|((similar, sides), p)| {
                 let sides = edges.log_likelihood(sides);
-                similarity(&observed, g) * self.sharpness + p + EDGE_WEIGHT * sides
+                similar * self.sharpness + p + EDGE_WEIGHT * sides
             })
             .collect();
         let has_city = |t: TileId| {
@@ -444,6 +440,12 @@ fn similarity(observed: &Observed, template: &TerrainGrid) -> f64 {
     similarity_down_to(observed, template, f32::NEG_INFINITY)
 }
 
+/// The [`similarity`] of a terrain grid to each of `looks`.
+fn similarities(looks: &[TerrainGrid], grid: &TerrainGrid) -> Vec<f64> {
+    let observed = Observed::of(grid);
+    looks.iter().map(|g| similarity(&observed, g)).collect()
+}
+
 /// [`similarity`], given up once the sum has fallen below `floor` (every cell adds zero or
 /// less, so it can only fall further): then some value below `floor`.
 fn similarity_down_to(observed: &Observed, template: &TerrainGrid, floor: f32) -> f64 {
@@ -451,7 +453,8 @@ fn similarity_down_to(observed: &Observed, template: &TerrainGrid, floor: f32) -
     let mut total = 0.0f32;
     for &(i, seen, o) in &observed.cells {
         let overlap: f32 = o.iter().zip(&template[i]).map(|(a, b)| a.min(*b)).sum();
-        let k = (overlap.clamp(0.0, 1.0) * LOG_STEPS as f32) as usize;
+        // Through i32: a cheaper conversion than straight to usize, for the same whole number.
+        let k = (overlap.clamp(0.0, 1.0) * LOG_STEPS as f32) as i32 as usize;
         total += seen * log[k];
         if total < floor {
             break;
