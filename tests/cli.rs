@@ -746,6 +746,15 @@ fn eval_vision_writes_a_data_set_then_evaluates_it_from_disk() {
     for line in listed.lines().take_while(|l| !l.is_empty()) {
         assert!(line.starts_with("board-000 ("), "{line}");
     }
+    // And the followers the per-tile read did not see in their colour, each with what it saw.
+    let missed = listed
+        .split_once("Followers the per-tile read did not see in their colour:\n\n")
+        .unwrap_or_else(|| panic!("no list of missed followers in\n{again}"))
+        .1;
+    for line in missed.lines().take_while(|l| !l.is_empty()) {
+        assert!(line.starts_with("board-000 ("), "{line}");
+        assert!(line.contains(", seen there: "), "{line}");
+    }
     assert!(!made.contains("Tiles the full read missed"), "{made}");
 
     // Not a data set, or one for another evaluation: exit status 2 with the reason.

@@ -132,7 +132,8 @@ pub struct EvalArgs {
     /// `--generate`, made there first (the folder is created; boards already there are replaced).
     #[arg(long)]
     dataset: Option<PathBuf>,
-    /// `vision` only: also list every tile the full read missed or read wrong.
+    /// `vision` only: also list every tile the full read missed or read wrong, and every
+    /// follower the per-tile read did not see in its colour.
     #[arg(long)]
     wrong: bool,
 }
@@ -293,6 +294,10 @@ pub fn eval(args: EvalArgs) -> Result<(), Failure> {
         println!("\nTiles the full read missed or read wrong (rules priors):\n");
         for w in &boards.wrong {
             println!("{}", w.line());
+        }
+        println!("\nFollowers the per-tile read did not see in their colour:\n");
+        for m in &tiles.missed_followers {
+            println!("{}", m.line());
         }
     }
     println!(

@@ -21,7 +21,7 @@ use super::terrain::{same_for_the_rules, ColourModel};
 use super::tile::{Candidate, TileRecognizer};
 use super::viewpoint::Viewpoint;
 use crate::geometry::TileShape;
-use crate::rules::{catalogue, Pos, Rotation, TileId};
+use crate::rules::{catalogue, Colour, Pos, Rotation, TileId};
 use crate::sim::truth::TileTruth;
 
 /// What one evaluation run measured.
@@ -75,6 +75,8 @@ pub struct TileReport {
     /// Figures told standing or lying by their outline ([`pose`]): by truth (standing,
     /// lying), how many were told standing and how many lying.
     pub poses: [[usize; 2]; 2],
+    /// Every follower not seen in its colour on its tile, board by board.
+    pub missed_followers: Vec<MissedFollower>,
     /// (true type, read type) of wrong reads, with counts, most frequent first.
     pub confusions: Vec<((String, String), usize)>,
     /// Per-tile reads (calibrated colours, no rules) by condition, and wrong reads by kind.
@@ -419,6 +421,18 @@ fn read_tiles(
                 .iter()
                 .enumerate()
                 .find(|(k, f)| !used[*k] && Some(f.colour) == seat);
+            if hit.is_none() {
+                report.missed_followers.push(MissedFollower {
+                    board: sample.name.clone(),
+                    cell,
+                    colour: m.colour,
+                    lying: m.pose == "lying",
+                    seen: seen
+                        .iter()
+                        .filter_map(|f| sample.players.get(f.colour).copied())
+                        .collect(),
+                });
+            }
             if let Some((k, f)) = hit {
                 used[k] = true;
                 report.followers_found += 1;
@@ -564,6 +578,41 @@ pub struct BoardReport {
     pub board_ms: Vec<f64>,
     /// Every tile the full read missed or read wrong, board by board.
     pub wrong: Vec<WrongRead>,
+}
+
+/// A follower the per-tile read did not see in its colour on its tile.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MissedFollower {
+    /// The board's name (`board-007`).
+    pub board: String,
+    /// The cell of the tile it stands or lies on.
+    pub cell: Pos,
+    /// Its colour.
+    pub colour: Colour,
+    /// Whether it lies (a farmer).
+    pub lying: bool,
+    /// The colours of the figures read on that tile.
+    pub seen: Vec<Colour>,
+}
+
+impl MissedFollower {
+    /// One line: board, cell, the follower, what was seen there.
+    pub fn line(&self) -> String {
+        let seen: Vec<String> = self.seen.iter().map(|c| format!("{c:?}")).collect();
+        format!(
+            "{} ({:>3}, {:>3}): {:?} {}, seen there: {}",
+            self.board,
+            self.cell.x,
+            self.cell.y,
+            self.colour,
+            if self.lying { "lying" } else { "standing" },
+            if seen.is_empty() {
+                "nothing".to_string()
+            } else {
+                seen.join(", ")
+            }
+        )
+    }
 }
 
 /// A tile the full read missed or read wrong (after the rules priors).
@@ -951,6 +1000,30 @@ mod tests {
             ..wrong
         };
         assert_eq!(missed.line(), "board-007 ( -2,   3): M  90 not found");
+    }
+
+    #[test]
+    fn a_missed_follower_names_its_board_cell_colour_pose_and_what_was_seen_instead() {
+        let missed = MissedFollower {
+            board: "board-011".into(),
+            cell: Pos::new(0, -1),
+            colour: Colour::Green,
+            lying: false,
+            seen: vec![],
+        };
+        assert_eq!(
+            missed.line(),
+            "board-011 (  0,  -1): Green standing, seen there: nothing"
+        );
+        let mistaken = MissedFollower {
+            lying: true,
+            seen: vec![Colour::Black, Colour::Blue],
+            ..missed
+        };
+        assert_eq!(
+            mistaken.line(),
+            "board-011 (  0,  -1): Green lying, seen there: Black, Blue"
+        );
     }
 
     #[test]
