@@ -56,14 +56,15 @@ impl Enrolment {
 
     /// How close pixel `p` is to enrolled colour `c` (with whether it is [`saturated`]), or
     /// `None` if it is not that figure's paint, and whether it may as well be a terrain in a
-    /// figure's shadow. Coloured figures are matched by hue (their faces are lit and shaded
-    /// differently) and must be nearer the figure's hue than any terrain's; black and gray ones
-    /// by plain distance.
+    /// figure's shadow. Coloured figures are matched by hue, within `hue_within` (their faces
+    /// are lit and shaded differently), and must be nearer the figure's hue than any
+    /// terrain's; black and gray ones by plain distance.
     fn closeness(
         &self,
         p: &Shade,
         (c, saturated): &(Shade, bool),
         terrain: &[Shade],
+        hue_within: f32,
     ) -> Option<(f32, bool)> {
         if *saturated {
             let ratio = p.sum / c.sum;
@@ -72,7 +73,7 @@ impl Enrolment {
             }
             let d = d2(p.hue, c.hue);
             let nearer = || terrain.iter().all(|t| d < d2(p.hue, t.hue));
-            (d < 0.004 && nearer()).then_some((d, false))
+            (d < hue_within && nearer()).then_some((d, false))
         } else {
             let d = d2(p.rgb, c.rgb);
             if !(d < self.tolerance * self.tolerance
@@ -128,34 +129,58 @@ impl Enrolment {
             .iter()
             .map(|&c| (Shade::of(c), saturated(c)))
             .collect();
+        let mut near_hue = vec![usize::MAX; (w * h) as usize];
         for (k, px) in bytes.chunks_exact(3).enumerate() {
             let p = Shade::of([f32::from(px[0]), f32::from(px[1]), f32::from(px[2])]);
-            let best = colours
-                .iter()
-                .enumerate()
-                .filter_map(|(i, c)| self.closeness(&p, c, &terrain).map(|d| (i, d)))
-                .min_by(|a, b| a.1 .0.total_cmp(&b.1 .0));
-            if let Some((i, (_, shadow))) = best {
+            // The nearest colour whose paint this surely is, and the nearest coloured figure
+            // whose hue it is only near.
+            let mut sure: Option<(usize, f32, bool)> = None;
+            let mut near: Option<(usize, f32)> = None;
+            for (i, c) in colours.iter().enumerate() {
+                let Some((d, shadow)) = self.closeness(&p, c, &terrain, HUE_BESIDE) else {
+                    continue;
+                };
+                if c.1 && d >= HUE_WITHIN {
+                    if near.is_none_or(|n| d < n.1) {
+                        near = Some((i, d));
+                    }
+                } else if sure.is_none_or(|s| d < s.1) {
+                    sure = Some((i, d, shadow));
+                }
+            }
+            if let Some((i, _, shadow)) = sure {
                 nearest[k] = i;
                 shade[k] = shadow;
+            } else if let Some((i, _)) = near {
+                near_hue[k] = i;
             }
         }
+        let min_area = (min_share * f64::from(w * h)) as i32;
+        // Figures are found in the paint a little off its hue too, but only the paint matched
+        // surely is hidden from the terrain: the print beside a figure may be near its hue.
+        let sure = nearest.clone();
+        spread_into_near_hues(&mut nearest, &near_hue, size, min_area / 2);
         // Each colour's pixels apart: a figure beside a dark stretch that passes for black, or
         // beside a figure of another colour, stays itself.
-        let min_area = (min_share * f64::from(w * h)) as i32;
         let mut blobs = Vec::new();
         let mut kept = vec![false; (w * h) as usize];
-        for colour in 0..self.colours.len() {
+        let parts_of = |nearest: &[usize], colour: usize| -> opencv::Result<_> {
             // Too few pixels of this colour for a figure: nothing to look for.
             let count = nearest.iter().filter(|&&i| i == colour).count();
             if count == 0 || (count as i32) < min_area {
-                continue;
+                return Ok(None);
             }
             let own = mask_where(size.0, size.1, nearest.iter().map(|&i| i == colour))?;
-            // Big patches of the colour are kept out of the terrain (figures with their
-            // shadows: see `hide_parts`), but only its paint makes figures.
             let parts = Parts::of(&own)?;
             let freed = freed_of(&parts, min_area)?;
+            Ok(Some((parts, freed)))
+        };
+        for colour in 0..self.colours.len() {
+            let Some((parts, freed)) = parts_of(&nearest, colour)? else {
+                continue;
+            };
+            // Big patches of the colour are kept out of the terrain (figures with their
+            // shadows: see `hide_parts`), but only its paint makes figures.
             let shaded = nearest.iter().zip(&shade).any(|(&i, &s)| i == colour && s);
             if shaded {
                 let paint = nearest.iter().zip(&shade).map(|(&i, &s)| i == colour && !s);
@@ -165,10 +190,84 @@ impl Enrolment {
             } else {
                 figures_among(&parts, &freed, colour, min_area, &mut blobs)?;
             }
-            hide_parts(&parts, &freed, min_area, &mut kept)?;
+            let grew = nearest
+                .iter()
+                .zip(&sure)
+                .any(|(&a, &b)| a == colour && b != colour);
+            if !grew {
+                hide_parts(&parts, &freed, min_area, &mut kept)?;
+            } else if let Some((parts, freed)) = parts_of(&sure, colour)? {
+                hide_parts(&parts, &freed, min_area, &mut kept)?;
+            }
         }
         let mask = mask_where(size.0, size.1, kept)?;
         Ok((grow_mask(&mask, FIGURE_GROWN)?, blobs))
+    }
+}
+
+/// Hue distance (squared, of [`Shade::hue`]) within which a pixel surely shows a coloured
+/// figure's paint.
+const HUE_WITHIN: f32 = 0.004;
+
+/// Hue distance within which a pixel shows a coloured figure's paint where it joins paint seen
+/// surely ([`spread_into_near_hues`]): a figure's shaded faces, or a light unlike the
+/// enrolment's, take its paint a little off the enrolled hue.
+const HUE_BESIDE: f32 = 0.006;
+
+/// How far (patch pixels) a figure's paint matched surely spreads into paint only near its hue
+/// ([`spread_into_near_hues`]): over a shaded face, not across a field of a like hue.
+const SPREAD_PX: usize = 4;
+
+/// Each colour of `nearest` (index per pixel of a `size` patch, `usize::MAX` for none) with
+/// at least `seeds` pixels spreads into the pixels beside them (8-connected) whose hue is only
+/// near that colour (`near_hue`), and on through those, up to [`SPREAD_PX`] steps: a figure's
+/// paint counts a little off its hue where it joins the paint matched surely, but a stretch of
+/// print near the hue does not make a figure on its own.
+fn spread_into_near_hues(
+    nearest: &mut [usize],
+    near_hue: &[usize],
+    (w, h): (usize, usize),
+    seeds: i32,
+) {
+    let colours = near_hue.iter().filter(|&&i| i != usize::MAX).max();
+    let Some(&last) = colours else {
+        return;
+    };
+    for colour in 0..=last {
+        let count = nearest.iter().filter(|&&i| i == colour).count();
+        if count == 0 || (count as i32) < seeds {
+            continue;
+        }
+        let mut front: Vec<usize> = (0..nearest.len())
+            .filter(|&k| nearest[k] == colour)
+            .collect();
+        for _ in 0..SPREAD_PX {
+            let mut next = Vec::new();
+            for k in front {
+                let (x, y) = ((k % w) as i64, (k / w) as i64);
+                for (dx, dy) in [
+                    (-1, -1),
+                    (0, -1),
+                    (1, -1),
+                    (-1, 0),
+                    (1, 0),
+                    (-1, 1),
+                    (0, 1),
+                    (1, 1),
+                ] {
+                    let (nx, ny) = (x + dx, y + dy);
+                    if nx < 0 || ny < 0 || nx >= w as i64 || ny >= h as i64 {
+                        continue;
+                    }
+                    let n = ny as usize * w + nx as usize;
+                    if nearest[n] == usize::MAX && near_hue[n] == colour {
+                        nearest[n] = colour;
+                        next.push(n);
+                    }
+                }
+            }
+            front = next;
+        }
     }
 }
 
@@ -563,6 +662,37 @@ mod tests {
 
     const RED: [f32; 3] = [40.0, 35.0, 200.0];
     const BLACK: [f32; 3] = [35.0, 35.0, 38.0];
+
+    #[test]
+    fn paint_a_little_off_its_hue_joins_a_figure_only_beside_paint_matched_surely() {
+        // A row of 10 pixels: colour 0 matched surely at 0–2, near its hue at 3–5 (touching)
+        // and at 7–8 (apart, past a pixel of print); colour 1 matched surely at 9 alone and
+        // near its hue nowhere.
+        const NONE: usize = usize::MAX;
+        let sure = [0, 0, 0, NONE, NONE, NONE, NONE, NONE, NONE, 1];
+        let near = [NONE, NONE, NONE, 0, 0, 0, NONE, 0, 0, NONE];
+        let mut nearest = sure.to_vec();
+        spread_into_near_hues(&mut nearest, &near, (10, 1), 3);
+        assert_eq!(nearest, [0, 0, 0, 0, 0, 0, NONE, NONE, NONE, 1]);
+        // Fewer sure pixels than the seeds asked for: nothing spreads.
+        let mut nearest = sure.to_vec();
+        spread_into_near_hues(&mut nearest, &near, (10, 1), 4);
+        assert_eq!(nearest, sure);
+        // No further than SPREAD_PX pixels from the paint matched surely.
+        let long = SPREAD_PX + 3;
+        let mut near = vec![0; long];
+        near[0] = NONE;
+        let mut nearest = vec![NONE; long];
+        nearest[0] = 0;
+        spread_into_near_hues(&mut nearest, &near, (long, 1), 1);
+        let reached = nearest.iter().filter(|&&i| i == 0).count();
+        assert_eq!(reached, 1 + SPREAD_PX);
+        // Across rows, diagonally too.
+        let sure = [0, NONE, NONE, NONE];
+        let mut nearest = sure.to_vec();
+        spread_into_near_hues(&mut nearest, &[NONE, NONE, NONE, 0], (2, 2), 1);
+        assert_eq!(nearest, [0, NONE, NONE, 0]);
+    }
 
     /// An 80-pixel patch of field with `parts` painted on it (rectangle, blue-green-red).
     fn field_with(parts: &[(Rect, [f64; 3])]) -> Mat {
