@@ -738,20 +738,18 @@ fn eval_vision_writes_a_data_set_then_evaluates_it_from_disk() {
     .parse()
     .unwrap();
     assert!(right >= 90.0, "{again}");
-    // `--wrong` lists the full read's misses and misreads, each by its board and cell.
-    let listed = again
-        .split_once("Tiles the full read missed or read wrong (rules priors):\n\n")
-        .unwrap_or_else(|| panic!("no list of wrong reads in\n{again}"))
-        .1;
-    for line in listed.lines().take_while(|l| !l.is_empty()) {
+    // `--wrong` lists the full read's misses and misreads, each by its board and cell, then
+    // the followers the per-tile read did not see in their colour, each with what it saw.
+    let list = |heading: &str| -> Vec<&str> {
+        let (_, after) = again
+            .split_once(heading)
+            .unwrap_or_else(|| panic!("no {heading:?} in\n{again}"));
+        after.lines().take_while(|l| !l.is_empty()).collect()
+    };
+    for line in list("Tiles the full read missed or read wrong (rules priors):\n\n") {
         assert!(line.starts_with("board-000 ("), "{line}");
     }
-    // And the followers the per-tile read did not see in their colour, each with what it saw.
-    let missed = listed
-        .split_once("Followers the per-tile read did not see in their colour:\n\n")
-        .unwrap_or_else(|| panic!("no list of missed followers in\n{again}"))
-        .1;
-    for line in missed.lines().take_while(|l| !l.is_empty()) {
+    for line in list("Followers the per-tile read did not see in their colour:\n\n") {
         assert!(line.starts_with("board-000 ("), "{line}");
         assert!(line.contains(", seen there: "), "{line}");
     }

@@ -245,16 +245,7 @@ fn spread_into_near_hues(
             let mut next = Vec::new();
             for k in front {
                 let (x, y) = ((k % w) as i64, (k / w) as i64);
-                for (dx, dy) in [
-                    (-1, -1),
-                    (0, -1),
-                    (1, -1),
-                    (-1, 0),
-                    (1, 0),
-                    (-1, 1),
-                    (0, 1),
-                    (1, 1),
-                ] {
+                for (dx, dy) in super::AROUND {
                     let (nx, ny) = (x + dx, y + dy);
                     if nx < 0 || ny < 0 || nx >= w as i64 || ny >= h as i64 {
                         continue;

@@ -44,3 +44,15 @@ pub mod table;
 pub mod terrain;
 pub mod tile;
 pub mod viewpoint;
+
+/// Steps (x, y) to the eight pixels or cells around one.
+const AROUND: [(i64, i64); 8] = [
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+    (-1, 0),
+    (1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+];

@@ -188,16 +188,7 @@ impl TileRecognizer {
         let mut step = coarse / 2;
         while step > 0 {
             let (cx, cy) = (best.1, best.2);
-            for (ox, oy) in [
-                (-1, -1),
-                (0, -1),
-                (1, -1),
-                (-1, 0),
-                (1, 0),
-                (-1, 1),
-                (0, 1),
-                (1, 1),
-            ] {
+            for (ox, oy) in super::AROUND {
                 let (dx, dy) = (cx as i64 + ox * step as i64, cy as i64 + oy * step as i64);
                 if !(0..span as i64).contains(&dx) || !(0..span as i64).contains(&dy) {
                     continue;
