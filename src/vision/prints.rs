@@ -299,14 +299,13 @@ fn mean_likeness<'a>(print: &Print, copies: impl IntoIterator<Item = &'a Print>)
 /// other copies of its type, and its highest likeness to another type at any rotation.
 fn scale(copies: &BTreeMap<TileId, Vec<Print>>) -> Option<(f64, f64)> {
     // Each copy's two likenesses, the copies side by side on every core.
-    let each: Vec<(&TileId, usize)> = copies
+    let each: Vec<(&TileId, &Vec<Print>, usize)> = copies
         .iter()
-        .flat_map(|(tile, prints)| (0..prints.len()).map(move |k| (tile, k)))
+        .flat_map(|(tile, prints)| (0..prints.len()).map(move |k| (tile, prints, k)))
         .collect();
     let likeness: Vec<(Option<f64>, Option<f64>)> = each
         .par_iter()
-        .map(|&(tile, k)| {
-            let prints = &copies[tile];
+        .map(|&(tile, prints, k)| {
             let print = &prints[k];
             let rest = prints.iter().enumerate().filter(|&(j, _)| j != k);
             let own = mean_likeness(print, rest.map(|(_, p)| p));
