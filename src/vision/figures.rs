@@ -630,6 +630,22 @@ impl Spread {
         third / var.powf(1.5)
     }
 
+    /// The variance of the pixels along the direction `dir` (need not be unit; straight down
+    /// the patch where it is nought) and across it, in pixels squared.
+    pub fn variances_along(&self, dir: [f64; 2]) -> [f64; 2] {
+        let len = dir[0].hypot(dir[1]);
+        let [x, y] = if len == 0.0 {
+            [0.0, 1.0]
+        } else {
+            [dir[0] / len, dir[1] / len]
+        };
+        let [m20, m11, m02] = self.second;
+        [
+            x * x * m20 + 2.0 * x * y * m11 + y * y * m02,
+            y * y * m20 - 2.0 * x * y * m11 + x * x * m02,
+        ]
+    }
+
     /// How much longer the blob is along its long axis than across (the square root of the
     /// ratio of its principal second moments): 1 for a disc or a square.
     pub fn elongation(&self) -> f64 {
@@ -653,6 +669,21 @@ mod tests {
 
     const RED: [f32; 3] = [40.0, 35.0, 200.0];
     const BLACK: [f32; 3] = [35.0, 35.0, 38.0];
+
+    #[test]
+    fn a_blob_s_variances_along_a_direction_and_across_it_keep_its_whole_spread() {
+        // Pixels spread 9 wide east-west, 1 north-south, tilted a little (xy 2).
+        let spread = Spread {
+            second: [9.0, 2.0, 1.0],
+            third: [0.0; 4],
+        };
+        assert_eq!(spread.variances_along([3.0, 0.0]), [9.0, 1.0]);
+        assert_eq!(spread.variances_along([0.0, -1.0]), [1.0, 9.0]);
+        let [along, across] = spread.variances_along([1.0, 1.0]);
+        assert!((along - 7.0).abs() < 1e-9 && (across - 3.0).abs() < 1e-9);
+        // No direction: straight down the patch.
+        assert_eq!(spread.variances_along([0.0, 0.0]), [1.0, 9.0]);
+    }
 
     #[test]
     fn paint_a_little_off_its_hue_joins_a_figure_only_beside_paint_matched_surely() {

@@ -203,10 +203,11 @@ mod tests {
         let t = catalogue().tile_id("T").unwrap();
         let r = catalogue().tile_id("R").unwrap();
         let rise = [0.0, -0.45];
-        // Half again as long north-south as across, its narrow head to the north.
+        // Half again as long north-south as across (its pixels varying by 100 and 44 pixels
+        // squared), its narrow head to the north.
         let standing = Spread {
-            second: [1.0, 0.0, 2.25],
-            third: [0.0, 0.0, 0.0, -0.15 * 2.25f64.powf(1.5)],
+            second: [44.0, 0.0, 100.0],
+            third: [0.0, 0.0, 0.0, -0.15 * 100f64.powf(1.5)],
         };
         let blob = Blob {
             spread: Some(standing),
