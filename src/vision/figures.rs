@@ -619,9 +619,8 @@ impl Spread {
             return 0.0;
         }
         let [x, y] = [dir[0] / len, dir[1] / len];
-        let [m20, m11, m02] = self.second;
         let [m30, m21, m12, m03] = self.third;
-        let var = x * x * m20 + 2.0 * x * y * m11 + y * y * m02;
+        let [var, _] = self.variances_along(dir);
         let third =
             x.powi(3) * m30 + 3.0 * x * x * y * m21 + 3.0 * x * y * y * m12 + y.powi(3) * m03;
         if var <= 0.0 {

@@ -105,8 +105,8 @@ const OVERHEAD_RISE: f64 = 0.15;
 /// throw, a lying one's with how it lies). Fitted (logistic regression, one fit per kind of
 /// view) to the figures of `eval vision --generate 30 --seed` 9300, 9400, 9500 and 10200. Told
 /// as `told_at` says, `eval vision --dataset` 11100, 11300, 12300 and 12500 (not fitted on):
-/// figures told standing 944, 4 of them lying (without the variances: 792, 5); told lying 953,
-/// 7 of them standing (854, 6).
+/// figures told standing 944, 4 of them lying (the odds before these fits: 792, 5); told
+/// lying 953, 7 of them standing (854, 6).
 ///
 /// [`Spread::elongation`]: super::figures::Spread::elongation
 struct PoseOdds {
