@@ -295,6 +295,10 @@ pub fn eval(args: EvalArgs) -> Result<(), Failure> {
         for w in &boards.wrong {
             println!("{}", w.line());
         }
+        println!("\nTiles the full read found where there is none:\n");
+        for p in &boards.phantoms {
+            println!("{}", p.line());
+        }
         println!("\nFollowers the per-tile read did not see in their colour:\n");
         for m in &tiles.missed_followers {
             println!("{}", m.line());

@@ -578,6 +578,37 @@ pub struct BoardReport {
     pub board_ms: Vec<f64>,
     /// Every tile the full read missed or read wrong, board by board.
     pub wrong: Vec<WrongRead>,
+    /// Every tile the full read found where there is none, board by board.
+    pub phantoms: Vec<PhantomTile>,
+}
+
+/// A tile the full read found in a cell where the truth has none.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PhantomTile {
+    /// The board's name (`board-007`).
+    pub board: String,
+    /// The cell.
+    pub cell: Pos,
+    /// What it was read as, with the probability its own reading gave that.
+    pub read: Option<Candidate>,
+}
+
+impl PhantomTile {
+    /// One line: board, cell, reading.
+    pub fn line(&self) -> String {
+        let read = self.read.map_or("with no reading".to_string(), |c| {
+            format!(
+                "read {} {:>3} ({:.3})",
+                catalogue().tile(c.tile).name,
+                c.rot.degrees(),
+                c.probability
+            )
+        });
+        format!(
+            "{} ({:>3}, {:>3}): no tile, {read}",
+            self.board, self.cell.x, self.cell.y
+        )
+    }
 }
 
 /// A follower the per-tile read did not see in its colour on its tile.
@@ -856,12 +887,23 @@ fn read_whole_board(
             })));
         }
     }
-    let phantoms = found
+    let phantoms: Vec<PhantomTile> = found
         .iter()
         .filter(|l| !truth.tiles.iter().any(|t| t.cell == [l.pos.x, l.pos.y]))
-        .count();
-    report.phantom += phantoms;
-    if exact && phantoms == 0 {
+        .map(|l| PhantomTile {
+            board: sample.name.clone(),
+            cell: l.pos,
+            read: read
+                .iter()
+                .find(|(p, _)| *p == l.pos)
+                .map(|(_, c)| *c)
+                .or_else(|| l.candidates.first().copied()),
+        })
+        .collect();
+    let clear = phantoms.is_empty();
+    report.phantom += phantoms.len();
+    report.phantoms.extend(phantoms);
+    if exact && clear {
         report.boards_right += 1;
         report.clear_boards_right += usize::from(!hiding_shield);
     }
@@ -1000,6 +1042,32 @@ mod tests {
             ..wrong
         };
         assert_eq!(missed.line(), "board-007 ( -2,   3): M  90 not found");
+    }
+
+    #[test]
+    fn a_phantom_tile_names_its_board_cell_and_reading() {
+        let cat = catalogue();
+        let phantom = PhantomTile {
+            board: "board-014".into(),
+            cell: Pos::new(4, -1),
+            read: Some(Candidate {
+                tile: cat.tile_id("E").unwrap(),
+                rot: Rotation::R270,
+                probability: 0.4321,
+            }),
+        };
+        assert_eq!(
+            phantom.line(),
+            "board-014 (  4,  -1): no tile, read E 270 (0.432)"
+        );
+        let unread = PhantomTile {
+            read: None,
+            ..phantom
+        };
+        assert_eq!(
+            unread.line(),
+            "board-014 (  4,  -1): no tile, with no reading"
+        );
     }
 
     #[test]

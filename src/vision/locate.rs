@@ -17,6 +17,7 @@ use super::prints::{LearnedPrints, Print};
 use super::rectify::{
     homography_of, middle, quad_patch, shifted_quad, side_px, Quad, MARGIN_PX, PATCH_PX,
 };
+use super::relearn::city_colours;
 use super::snap::snap_to_edges;
 use super::standing::Figures;
 use super::start::relocate_start;
@@ -88,8 +89,26 @@ pub fn in_view(quad: &Quad, frame: &Mat) -> bool {
 /// puts it ([`regrid`]); a tile still read unsurely is read again at cuts nudged a little and
 /// its readings averaged ([`polish`]); where that changed a reading, the board grows once more.
 /// Nothing is read (an empty list) where the start tile's cell does not read as the start tile
-/// among its [`START_AMONG`] likeliest readings with at least that fit.
+/// among its [`START_AMONG`] likeliest readings with at least that fit. Where the tiles read
+/// surely show a grass colour of the start tile mostly inside their cities, the board is read
+/// again with it as a city colour ([`super::relearn`]).
 pub fn read_board(
+    frame: &Mat,
+    start: &Quad,
+    model: &ColourModel,
+    table: [[f32; 3]; 2],
+    figures: Option<&Enrolment>,
+    recognizer: &TileRecognizer,
+) -> opencv::Result<Vec<Located>> {
+    let found = read_board_as(frame, start, model, table, figures, recognizer)?;
+    match city_colours(frame, &found, model)? {
+        Some(model) => read_board_as(frame, start, &model, table, figures, recognizer),
+        None => Ok(found),
+    }
+}
+
+/// [`read_board`] under the colours of `model` as they are.
+fn read_board_as(
     frame: &Mat,
     start: &Quad,
     model: &ColourModel,

@@ -37,6 +37,7 @@ pub mod pennant;
 pub mod predict;
 pub mod prints;
 pub mod rectify;
+pub mod relearn;
 pub mod snap;
 pub mod standing;
 pub mod start;

@@ -9,7 +9,7 @@ use super::palette::{distance2, k_means, Cluster};
 use super::pennant::{faint_blue_print, ShieldMap};
 use super::rectify::INSET;
 use crate::geometry::{LabelMap, TileShape};
-use crate::rules::{catalogue, EdgeKind, FeatureKind, Rotation};
+use crate::rules::{catalogue, EdgeKind, FeatureKind, Rotation, TileType};
 use crate::sim::effects::{grow_mask, mask_where, shrink_mask};
 
 /// What a pixel of a tile shows.
@@ -261,6 +261,36 @@ impl ColourModel {
         &self.clusters
     }
 
+    /// The index (in [`ColourModel::clusters`]) of a colour's likeliest cluster.
+    pub fn likeliest_cluster(&self, p: [f32; 3]) -> Option<usize> {
+        self.clusters
+            .iter()
+            .map(|(_, c)| cost(c, p))
+            .enumerate()
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(i, _)| i)
+    }
+
+    /// This model with `learned` (colours of city print the start tile did not show, spreads as
+    /// measured) added as city colours, their spreads widened as [`ColourModel::calibrate`]
+    /// widens its own, and what each terrain reads as ([`ColourModel::mix`]) learned again from
+    /// `start`, a patch of the start tile (D, unturned) cut as for [`ColourModel::calibrate`].
+    pub fn with_city_colours(
+        &self,
+        learned: &[Cluster],
+        start: &Mat,
+    ) -> opencv::Result<ColourModel> {
+        let mut clusters = self.clusters.clone();
+        clusters.extend(learned.iter().map(|&c| (Terrain::City, widened(c))));
+        let model = ColourModel::from_clusters(clusters)
+            .with_shield_blob(self.shield_blob)
+            .with_roof_blue(self.roof_blue)
+            .with_road_full(self.road_full);
+        let d = catalogue().tile_id("D").expect("the start tile type");
+        let mix = read_as(start, &model, d, Rotation::R0)?;
+        Ok(model.with_mix(mix))
+    }
+
     /// Squared colour distance from a pixel to the nearest cluster.
     pub fn nearest_distance2(&self, bgr: [u8; 3]) -> f32 {
         self.clusters
@@ -290,11 +320,7 @@ impl ColourModel {
         };
         let shape = TileShape::of(id);
         let ty = cat.tile(id);
-        let kind_at = |u: [f32; 2]| {
-            ty.features
-                .get(usize::from(label_at(&shape.labels, u, rot)))
-                .map(|f| f.kind)
-        };
+        let kind_at = |u: [f32; 2]| kind_at(shape, ty, rot, u);
         let (w, h) = (patch.cols(), patch.rows());
         let scale = 1.0 - 2.0 * INSET as f32;
         let (mut field, mut city, mut band) = (Vec::new(), Vec::new(), Vec::new());
@@ -307,21 +333,19 @@ impl ColourModel {
                 let v = patch.at_2d::<Vec3b>(y, x)?;
                 let p = [f32::from(v[0]), f32::from(v[1]), f32::from(v[2])];
                 let here = kind_at(u);
-                let around = |r: f32| {
-                    [[-r, 0.0], [r, 0.0], [0.0, -r], [0.0, r]]
-                        .map(|d| kind_at([u[0] + d[0], u[1] + d[1]]))
-                };
-                let steady = around(CORE).iter().all(|k| *k == here);
-                match here {
-                    Some(FeatureKind::Field) if steady => field.push(p),
-                    Some(FeatureKind::City) if steady => city.push(p),
+                let inner = inner_kind(shape, ty, rot, u);
+                match inner {
+                    Some(FeatureKind::Field) => field.push(p),
+                    Some(FeatureKind::City) => city.push(p),
                     _ => {}
                 }
                 let near_road = here == Some(FeatureKind::Road)
-                    || [ROAD_BAND / 2.0, ROAD_BAND]
-                        .iter()
-                        .any(|&r| around(r).contains(&Some(FeatureKind::Road)));
-                if near_road && !(here == Some(FeatureKind::City) && steady) {
+                    || [ROAD_BAND / 2.0, ROAD_BAND].iter().any(|&r| {
+                        around(u, r)
+                            .iter()
+                            .any(|&v| kind_at(v) == Some(FeatureKind::Road))
+                    });
+                if near_road && inner != Some(FeatureKind::City) {
                     band.push(p);
                 }
             }
@@ -366,10 +390,7 @@ impl ColourModel {
             (Terrain::City, cities),
             (Terrain::Road, roads),
         ] {
-            learned.extend(found.into_iter().map(|c| {
-                let spread = (c.spread * SPREAD_GAIN).max(MIN_SPREAD);
-                (t, Cluster { spread, ..c })
-            }));
+            learned.extend(found.into_iter().map(|c| (t, widened(c))));
         }
         // What the tile did not show keeps its colours, unless a learned colour lies there.
         let mut clusters: Vec<(Terrain, Cluster)> = self
@@ -421,6 +442,39 @@ impl ColourModel {
         *self = model.with_mix(mix).with_road_full(road_full);
         Ok(())
     }
+}
+
+/// A learned cluster with its spread widened for classifying other tiles in other light.
+fn widened(c: Cluster) -> Cluster {
+    let spread = (c.spread * SPREAD_GAIN).max(MIN_SPREAD);
+    Cluster { spread, ..c }
+}
+
+/// The kind of the feature of `ty` (shaped `shape`, turned `rot`) at tile point `u`.
+fn kind_at(shape: &TileShape, ty: &TileType, rot: Rotation, u: [f32; 2]) -> Option<FeatureKind> {
+    ty.features
+        .get(usize::from(label_at(&shape.labels, u, rot)))
+        .map(|f| f.kind)
+}
+
+/// The four points `r` (tile sides) west, east, north and south of `u`.
+fn around(u: [f32; 2], r: f32) -> [[f32; 2]; 4] {
+    [[-r, 0.0], [r, 0.0], [0.0, -r], [0.0, r]].map(|d| [u[0] + d[0], u[1] + d[1]])
+}
+
+/// The kind of the feature at tile point `u` where it lies inside it (the points [`CORE`] around
+/// it share its feature's kind): where a tile's print shows that kind's own colours.
+pub fn inner_kind(
+    shape: &TileShape,
+    ty: &TileType,
+    rot: Rotation,
+    u: [f32; 2],
+) -> Option<FeatureKind> {
+    let here = kind_at(shape, ty, rot, u)?;
+    around(u, CORE)
+        .iter()
+        .all(|&v| kind_at(shape, ty, rot, v) == Some(here))
+        .then_some(here)
 }
 
 /// What each catalogue terrain of a known tile reads as under `model`: rows of the terrains it
