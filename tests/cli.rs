@@ -738,8 +738,9 @@ fn eval_vision_writes_a_data_set_then_evaluates_it_from_disk() {
     .parse()
     .unwrap();
     assert!(right >= 90.0, "{again}");
-    // `--wrong` lists the full read's misses and misreads, each by its board and cell, then
-    // the followers the per-tile read did not see in their colour, each with what it saw.
+    // `--wrong` lists the full read's misses and misreads, each by its board and cell, the
+    // cells it read a tile in where there is none, then the followers the per-tile read did not
+    // see in their colour, each with what it saw.
     let list = |heading: &str| -> Vec<&str> {
         let (_, after) = again
             .split_once(heading)
@@ -748,6 +749,10 @@ fn eval_vision_writes_a_data_set_then_evaluates_it_from_disk() {
     };
     for line in list("Tiles the full read missed or read wrong (rules priors):\n\n") {
         assert!(line.starts_with("board-000 ("), "{line}");
+    }
+    for line in list("Tiles the full read found where there is none:\n\n") {
+        assert!(line.starts_with("board-000 ("), "{line}");
+        assert!(line.contains(": no tile, "), "{line}");
     }
     for line in list("Followers the per-tile read did not see in their colour:\n\n") {
         assert!(line.starts_with("board-000 ("), "{line}");
