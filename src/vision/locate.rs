@@ -1105,16 +1105,21 @@ impl CutRead {
     /// Whether its tile can lie beside the tiles `found` ([`fits_neighbours`]). A cut showing
     /// mostly the table's colours must match every one, of two or more (one will do for a cut
     /// read surely, [`CutRead::is_sure`]; three or more where it showed hardly anything else,
-    /// [`CellShows::MostlyTable`]), one of which does not show them: a patch of table, read as
-    /// a city, matches any city side beside it, and a row of such patches each other (a wooden
-    /// table's stripes beside the brown cities of a simulated style). A city tile not read
-    /// surely beside its only neighbour is found once the board leaps over it ([`leap`]).
+    /// [`CellShows::MostlyTable`], and then only where it fits surely, [`SURE_FIT`]), one of
+    /// which does not show them: a patch of table, read as a city, matches any city side beside
+    /// it, and a row of such patches each other (a wooden table's stripes beside the brown
+    /// cities of a simulated style; a red-checked table between three city sides, `eval vision`
+    /// 12500 board 8, read C with a poor fit). A city tile not read surely beside its only
+    /// neighbour is found once the board leaps over it ([`leap`]).
     fn fits_neighbours(&self, found: &[Located]) -> bool {
         let (candidates, pos) = (&self.tile.candidates, self.tile.pos);
         let least = match self.tile.shows {
             CellShows::Tile => return fits_neighbours(candidates, pos, found),
             CellShows::TableColours if self.is_sure(found) => 1,
             CellShows::TableColours => 2,
+            CellShows::MostlyTable | CellShows::Table if self.found_at.fit < SURE_FIT => {
+                return false
+            }
             CellShows::MostlyTable | CellShows::Table => ENCLOSED,
         };
         let unlike_the_table = found
@@ -1523,6 +1528,15 @@ mod tests {
         // Unless one of them disagrees (B, a cloister, is field on every side).
         let one_wrong = [at(-1, 0, "C"), at(0, -1, "B"), at(1, 0, "C")];
         assert!(!all_city.fits_neighbours(&one_wrong));
+        // Or it fits its reading poorly, as a patch of table does.
+        let poor = CutRead {
+            found_at: Match {
+                fit: SURE_FIT - 0.1,
+                ..all_city.found_at
+            },
+            ..all_city
+        };
+        assert!(!poor.fits_neighbours(&three));
     }
 
     #[test]
