@@ -726,7 +726,9 @@ fn eval_vision_writes_a_data_set_then_evaluates_it_from_disk() {
         "tiles read",
         "type + rotation right (start-tile calibrated colours)",
         "whole board right, with rules priors",
+        "boards where a figure hides all that tells a tile from a look-alike",
         "tiles found in their cell",
+        "whole board right, boards where no figure hides what tells a tile",
     ] {
         assert_eq!(table_value(&made, measure), table_value(&again, measure));
     }

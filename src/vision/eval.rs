@@ -13,15 +13,14 @@ use super::locate::{read_at, read_board};
 use super::meeples::{cells_below, pose, read_followers};
 use super::prints::{LearnedPrints, Print};
 use super::rectify::{
-    cell_quad, in_view_share, middle, out_of_view, quad_patch, side_px, unseen, Quad, INSET,
-    MARGIN_PX,
+    cell_quad, in_view_share, middle, out_of_view, quad_patch, side_px, unseen, Quad, MARGIN_PX,
 };
 use super::standing::Figures;
+use super::telling::{look_alikes_under_figure, shield_under_figure};
 use super::terrain::{same_for_the_rules, ColourModel};
 use super::tile::{Candidate, TileRecognizer};
 use super::viewpoint::Viewpoint;
-use crate::geometry::TileShape;
-use crate::rules::{catalogue, Colour, Pos, Rotation, TileId};
+use crate::rules::{catalogue, Colour, Dir, Pos, Rotation, TileId};
 use crate::sim::truth::TileTruth;
 
 /// What one evaluation run measured.
@@ -49,6 +48,12 @@ pub struct TileReport {
     pub boards_hiding_shields: usize,
     /// Images with no shield wholly under a figure whose every tile was right with rules priors.
     pub clear_boards_right_with_rules: usize,
+    /// Images where a figure hides all that tells a tile from a look-alike (a shield, a road
+    /// stub; [`look_alikes_under_figure`]).
+    pub boards_hiding_tells: usize,
+    /// Images where no figure hides what tells a tile whose every tile was right with rules
+    /// priors.
+    pub told_boards_right_with_rules: usize,
     /// Tiles right with the uncalibrated default colours and no figure masking.
     pub right_uncalibrated: usize,
     /// Tiles with no follower on them.
@@ -163,6 +168,8 @@ impl TileReport {
              | whole board right, with rules priors | {:.1} % |\n\
              | boards with a shield wholly under a figure (at the catalogue's spot) | {} of {} |\n\
              | whole board right, with rules priors, boards hiding no shield | {:.1} % |\n\
+             | boards where a figure hides all that tells a tile from a look-alike | {} of {} |\n\
+             | whole board right, with rules priors, boards where no figure hides what tells a tile | {:.1} % |\n\
              | type + rotation right (default colours, figures not masked) | {:.2} % |\n\
              | type + rotation right, tiles with no follower on them | {:.2} % |\n\
              | type right | {:.2} % |\n| truth in top 3 | {:.2} % |\n\
@@ -186,6 +193,12 @@ impl TileReport {
             pct(
                 self.clear_boards_right_with_rules,
                 self.images - self.boards_hiding_shields
+            ),
+            self.boards_hiding_tells,
+            self.images,
+            pct(
+                self.told_boards_right_with_rules,
+                self.images - self.boards_hiding_tells
             ),
             pct(self.right_uncalibrated, self.tiles),
             pct(self.bare_right, self.bare),
@@ -226,7 +239,7 @@ pub fn evaluate(
     for sample in samples {
         let sample = sample?;
         let hiding = read_tiles(&sample, &recognizer, &mut tiles)?;
-        read_whole_board(&sample, hiding, &recognizer, &mut boards)?;
+        read_whole_board(&sample, &hiding, &recognizer, &mut boards)?;
     }
     tiles.tile_ms.sort_by(f64::total_cmp);
     tiles.confusions.sort_by_key(|c| std::cmp::Reverse(c.1));
@@ -249,52 +262,23 @@ struct TileRead<'a> {
     print: Print,
     /// Whether a figure covers a shield of the tile wholly.
     hides_shield: bool,
+    /// The look-alikes a figure hides all that tells the tile from.
+    look_alikes: Vec<(TileId, Rotation)>,
     /// Time the reading took (ms).
     ms: f64,
 }
 
-/// Share of the square around a shield's spot a figure must cover to hide the shield wholly.
-const HIDDEN: f64 = 0.9;
-
 /// Share of a cell that must lie in the picture for the cell to be read.
 const HALF: f64 = 0.5;
-
-/// Whether the `figures` mask of a cell patch cut with `margin` covers a shield of `tile` lying
-/// with `rot` (at the catalogue's spot, where the rendered boards print it) wholly.
-fn shield_under_figure(
-    figures: &Mat,
-    margin: usize,
-    tile: TileId,
-    rot: Rotation,
-) -> opencv::Result<bool> {
-    let side = (figures.cols().min(figures.rows()) as usize).saturating_sub(2 * margin);
-    let half = 0.06;
-    let px = |u: f32| margin as f64 + (f64::from(u) - INSET) / (1.0 - 2.0 * INSET) * side as f64;
-    for &spot in &TileShape::of(tile).pennants {
-        let [u, v] = crate::geometry::rotate(spot, rot);
-        let (x0, x1) = (px(u - half).round() as i32, px(u + half).round() as i32);
-        let (y0, y1) = (px(v - half).round() as i32, px(v + half).round() as i32);
-        let (mut all, mut covered) = (0usize, 0usize);
-        for y in y0.max(0)..y1.min(figures.rows()) {
-            for x in x0.max(0)..x1.min(figures.cols()) {
-                all += 1;
-                covered += usize::from(*figures.at_2d::<u8>(y, x)? > 0);
-            }
-        }
-        if all > 0 && covered as f64 >= HIDDEN * all as f64 {
-            return Ok(true);
-        }
-    }
-    Ok(false)
-}
 
 /// Reads every tile of `sample` but the start tile with the true grid registration.
 fn read_tiles(
     sample: &Sample,
     recognizer: &TileRecognizer,
     report: &mut TileReport,
-) -> anyhow::Result<bool> {
+) -> anyhow::Result<Hiding> {
     let cat = catalogue();
+    let tileset = cat.set("base").expect("the base set");
     let conditions = &sample.conditions;
     let cam = &sample.truth.camera;
     // Colours from the start tile where it lies (found by its corners in a full read).
@@ -347,8 +331,11 @@ fn read_tiles(
         let unseen = unseen(Some(&figures), out_of_view.as_ref())?;
         let print = Print::found_in(&patch, MARGIN_PX as usize, shift, unseen.as_ref())?;
         let rot = Rotation::from_degrees(t.rot).unwrap_or_default();
-        let hides_shield = shield_under_figure(&figures, MARGIN_PX as usize, id, rot)?;
         let ms = started.elapsed().as_secs_f64() * 1000.0;
+        let hides_shield = shield_under_figure(&figures, MARGIN_PX as usize, id, rot)?;
+        let neighbours = Dir::ALL.map(|d| cells.iter().any(|(p, _)| *p == cell.step(d)));
+        let look_alikes =
+            look_alikes_under_figure(&figures, MARGIN_PX as usize, (id, rot), tileset, neighbours)?;
         reads.push(TileRead {
             t,
             id,
@@ -359,6 +346,7 @@ fn read_tiles(
             shift,
             print,
             hides_shield,
+            look_alikes,
             ms,
         });
     }
@@ -376,8 +364,16 @@ fn read_tiles(
         [(&start_print, d, Rotation::R0)],
     );
     report.boards_learned += usize::from(prints.tells_apart());
-    let hiding = reads.iter().any(|r| r.hides_shield);
-    report.boards_hiding_shields += usize::from(hiding);
+    let hiding = Hiding {
+        shield: reads.iter().any(|r| r.hides_shield),
+        look_alikes: reads
+            .iter()
+            .filter(|r| !r.look_alikes.is_empty())
+            .map(|r| (Pos::new(r.t.cell[0], r.t.cell[1]), r.look_alikes.clone()))
+            .collect(),
+    };
+    report.boards_hiding_shields += usize::from(hiding.shield);
+    report.boards_hiding_tells += usize::from(!hiding.look_alikes.is_empty());
     for r in &mut reads {
         prints.reweigh(&r.print, &mut r.ranked);
     }
@@ -514,7 +510,6 @@ fn read_tiles(
         rot: Rotation::R0,
         probability: 1.0,
     };
-    let tileset = cat.set("base").expect("the base set");
     let read = consistent_reading(&readings, &[(Pos::new(0, 0), start)], tileset);
     let mut board_right = true;
     for (pos, c) in &read {
@@ -529,9 +524,18 @@ fn read_tiles(
     }
     if board_right {
         report.boards_right_with_rules += 1;
-        report.clear_boards_right_with_rules += usize::from(!hiding);
+        report.clear_boards_right_with_rules += usize::from(!hiding.shield);
+        report.told_boards_right_with_rules += usize::from(hiding.look_alikes.is_empty());
     }
     Ok(hiding)
+}
+
+/// Whether a figure on a board hides a shield wholly, and the tiles where one hides all that
+/// tells the tile from look-alikes (with those look-alikes).
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Hiding {
+    shield: bool,
+    look_alikes: Vec<(Pos, Vec<(TileId, Rotation)>)>,
 }
 
 /// What a full read (no ground truth used) measured.
@@ -565,8 +569,13 @@ pub struct BoardReport {
     pub boards_right: usize,
     /// Boards with a shield wholly under a figure ([`TileReport::boards_hiding_shields`]).
     pub boards_hiding_shields: usize,
+    /// Boards where a figure hides all that tells a tile from a look-alike
+    /// ([`TileReport::boards_hiding_tells`]).
+    pub boards_hiding_tells: usize,
     /// Boards with no shield wholly under a figure read exactly right.
     pub clear_boards_right: usize,
+    /// Boards where no figure hides what tells a tile read exactly right.
+    pub told_boards_right: usize,
     /// Tiles read where the board read reads a cut, but cut at their true corners
     /// ([`read_at`]), and of those the ones right after the rules priors: the reading alone,
     /// without the placing.
@@ -659,6 +668,9 @@ pub struct WrongRead {
     pub read: Option<Misread>,
     /// Whether a follower stands or lies on it.
     pub follower: bool,
+    /// A type and rotation a figure on it hides all that tells it from, if any
+    /// ([`look_alikes_under_figure`]): the one it was read as where that is one.
+    pub look_alike: Option<(TileId, Rotation)>,
 }
 
 /// What a tile found was read as.
@@ -689,8 +701,11 @@ impl WrongRead {
             ),
             None => "not found".to_string(),
         };
+        let hidden = self.look_alike.map_or(String::new(), |(t, r)| {
+            format!(", a figure hides what tells it from {}", tile(t, r))
+        });
         format!(
-            "{} ({:>3}, {:>3}): {} {read}{}",
+            "{} ({:>3}, {:>3}): {} {read}{}{hidden}",
             self.board,
             self.cell.x,
             self.cell.y,
@@ -724,6 +739,7 @@ impl BoardReport {
              | tile centre error, median / 95th percentile | {:.3} / {:.3} tile |\n\
              | whole board right | {:.1} % |\n\
              | whole board right, boards hiding no shield | {:.1} % |\n\
+             | whole board right, boards where no figure hides what tells a tile | {:.1} % |\n\
              | median time per board | {:.0} ms |\n\
              | type + rotation right, tiles cut at their true corners (rules priors) | {:.2} % |\n\
              | tile centre moved by the read from the true corners, median / 95th percentile \
@@ -745,6 +761,10 @@ impl BoardReport {
             pct(
                 self.clear_boards_right,
                 self.images - self.boards_hiding_shields
+            ),
+            pct(
+                self.told_boards_right,
+                self.images - self.boards_hiding_tells
             ),
             median(&self.board_ms),
             pct(self.at_truth.1, self.at_truth.0),
@@ -787,14 +807,15 @@ fn error_band(corner_error: f64) -> usize {
 /// nothing from the ground truth.
 fn read_whole_board(
     sample: &Sample,
-    hiding_shield: bool,
+    hiding: &Hiding,
     recognizer: &TileRecognizer,
     report: &mut BoardReport,
 ) -> anyhow::Result<()> {
     let cat = catalogue();
     let tileset = cat.set("base").expect("the base set");
     report.images += 1;
-    report.boards_hiding_shields += usize::from(hiding_shield);
+    report.boards_hiding_shields += usize::from(hiding.shield);
+    report.boards_hiding_tells += usize::from(!hiding.look_alikes.is_empty());
     let truth = &sample.truth;
     let tile_px = |c: &[[f64; 2]; 4]| (c[1][0] - c[0][0]).hypot(c[1][1] - c[0][1]);
     let started = Instant::now();
@@ -845,6 +866,16 @@ fn read_whole_board(
             truth: (id, rot),
             read,
             follower: truth.meeples.iter().any(|m| m.cell == t.cell),
+            look_alike: hiding.look_alikes.iter().find(|(p, _)| *p == pos).and_then(
+                |(_, alike)| {
+                    let read_so = |&&(t, r): &&(TileId, Rotation)| {
+                        read.is_some_and(|m: Misread| {
+                            m.tile == t && same_for_the_rules(t, r, m.rot)
+                        })
+                    };
+                    alike.iter().find(read_so).or(alike.first()).copied()
+                },
+            ),
         };
         let Some(l) = found.iter().find(|l| l.pos == pos) else {
             exact = false;
@@ -905,7 +936,8 @@ fn read_whole_board(
     report.phantoms.extend(phantoms);
     if exact && clear {
         report.boards_right += 1;
-        report.clear_boards_right += usize::from(!hiding_shield);
+        report.clear_boards_right += usize::from(!hiding.shield);
+        report.told_boards_right += usize::from(hiding.look_alikes.is_empty());
     }
     read_at_truth(
         sample,
@@ -1031,10 +1063,20 @@ mod tests {
                 corner_error: 0.0712,
             }),
             follower: true,
+            look_alike: None,
         };
         assert_eq!(
             wrong.line(),
             "board-007 ( -2,   3): M  90 read N  90 (0.610), found 0.071 tile off, follower on it"
+        );
+        let hidden = WrongRead {
+            look_alike: Some((n, Rotation::R90)),
+            ..wrong.clone()
+        };
+        assert_eq!(
+            hidden.line(),
+            "board-007 ( -2,   3): M  90 read N  90 (0.610), found 0.071 tile off, follower on it, \
+             a figure hides what tells it from N  90"
         );
         let missed = WrongRead {
             read: None,
@@ -1095,12 +1137,14 @@ mod tests {
     }
 
     #[test]
-    fn whole_boards_are_also_counted_among_the_boards_hiding_no_shield() {
+    fn whole_boards_are_also_counted_among_the_boards_hiding_nothing_that_tells() {
         let report = BoardReport {
             images: 10,
             boards_right: 6,
             boards_hiding_shields: 3,
             clear_boards_right: 6,
+            boards_hiding_tells: 5,
+            told_boards_right: 5,
             ..BoardReport::default()
         };
         let table = report.table();
@@ -1108,6 +1152,13 @@ mod tests {
         // 6 of the 7 boards hiding no shield.
         assert!(
             table.contains("| whole board right, boards hiding no shield | 85.7 % |"),
+            "{table}"
+        );
+        // All 5 boards where no figure hides what tells a tile.
+        assert!(
+            table.contains(
+                "| whole board right, boards where no figure hides what tells a tile | 100.0 % |"
+            ),
             "{table}"
         );
     }
@@ -1133,53 +1184,5 @@ mod tests {
             table.contains("expected calibration error: 6.68 points"),
             "{table}"
         );
-    }
-
-    #[test]
-    fn a_shield_counts_as_hidden_only_where_a_figure_covers_its_spot() {
-        use crate::vision::rectify::PATCH_PX;
-        use opencv::core::{Rect, Scalar, CV_8UC1};
-        let cat = catalogue();
-        let (m, n) = (cat.tile_id("M").unwrap(), cat.tile_id("N").unwrap());
-        let margin = MARGIN_PX as usize;
-        let px = (PATCH_PX + 2 * MARGIN_PX) as usize;
-        let blank =
-            || Mat::new_rows_cols_with_default(px as i32, px as i32, CV_8UC1, Scalar::all(0.0));
-        // A figure over M's shield, wherever the shield lies after turning.
-        for rot in Rotation::ALL {
-            let [u, v] = crate::geometry::rotate(TileShape::of(m).pennants[0], rot);
-            let at = |w: f32| {
-                (margin as f64 + (f64::from(w) - INSET) / (1.0 - 2.0 * INSET) * PATCH_PX as f64)
-                    as i32
-            };
-            let mut covered = blank().unwrap();
-            let figure = Rect::new(at(u) - 8, at(v) - 8, 16, 16);
-            Mat::roi_mut(&mut covered, figure)
-                .unwrap()
-                .set_to(&Scalar::all(255.0), &opencv::core::no_array())
-                .unwrap();
-            assert!(
-                shield_under_figure(&covered, margin, m, rot).unwrap(),
-                "{rot:?}"
-            );
-            // N has no shield to hide; an empty mask hides none.
-            assert!(!shield_under_figure(&covered, margin, n, rot).unwrap());
-            assert!(!shield_under_figure(&blank().unwrap(), margin, m, rot).unwrap());
-        }
-        // A figure in the opposite corner from the shield does not hide it.
-        let [u, v] = TileShape::of(m).pennants[0];
-        let mut elsewhere = blank().unwrap();
-        let far = |w: f32| {
-            if w < 0.5 {
-                px as i32 - margin as i32 - 20
-            } else {
-                margin as i32 + 4
-            }
-        };
-        Mat::roi_mut(&mut elsewhere, Rect::new(far(u), far(v), 16, 16))
-            .unwrap()
-            .set_to(&Scalar::all(255.0), &opencv::core::no_array())
-            .unwrap();
-        assert!(!shield_under_figure(&elsewhere, margin, m, Rotation::R0).unwrap());
     }
 }

@@ -14,7 +14,8 @@
 //! [`board`] (readings made consistent with the rules: matching edges, tile counts),
 //! [`occlusion`] (which pixels a hand or arm covers, so nothing is read there),
 //! [`eval`] (accuracy and timing tables on rendered data with ground truth, [`breakdown`] by
-//! condition; the boards from [`dataset`], rendered in memory or read from a folder);
+//! condition, [`telling`] which boards a figure hides what tells a tile on; the boards from
+//! [`dataset`], rendered in memory or read from a folder);
 //! [`accel`] (whole-frame steps on an OpenCL device where there is one).
 
 pub mod accel;
@@ -42,6 +43,7 @@ pub mod snap;
 pub mod standing;
 pub mod start;
 pub mod table;
+pub mod telling;
 pub mod terrain;
 pub mod tile;
 pub mod viewpoint;
