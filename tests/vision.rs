@@ -1196,6 +1196,33 @@ fn a_small_light_shield_plate_counts_as_a_pennant_and_a_wall_does_not() {
 }
 
 #[test]
+fn a_faintly_bluish_edge_beside_a_light_corner_is_no_shield_s_mark() {
+    use meeplecam::vision::pennant::ShieldMap;
+    use opencv::core::Vec3b;
+    use opencv::prelude::*;
+
+    let (spot, ratio) = shield_odds("M", "N", Rotation::R90);
+    // A corner of a light wall or road cut short by a figure's mask (seed 12300 board 20): a
+    // light triangle filling half its box, its grey anti-aliased edge faintly bluish. The mark
+    // of a blurred shield lies inside its plate; this grey lies beside the light.
+    let mut corner = plain_patch([60, 110, 170]);
+    for dy in 0..8 {
+        for dx in 0..8 {
+            let bgr = match dx + dy {
+                s if s < 8 => [225, 225, 222],
+                8 => [95, 88, 82],
+                _ => continue,
+            };
+            *corner
+                .at_2d_mut::<Vec3b>(spot[1] - 4 + dy, spot[0] - 4 + dx)
+                .unwrap() = Vec3b::from(bgr);
+        }
+    }
+    let odds = ratio(&ShieldMap::new(&corner, None, [1.0; 3]).unwrap());
+    assert!(odds < -2.0, "{odds}");
+}
+
+#[test]
 fn a_shield_too_small_to_keep_its_blue_counts_by_its_tinted_plate_and_dark_mark() {
     use meeplecam::vision::pennant::ShieldMap;
 

@@ -561,7 +561,7 @@ fn bluish(p: [u8; 3]) -> bool {
 }
 
 /// The pixels of `light` patches shaped like a shield plate ([`plate_shaped`]) with a `mark`ed
-/// pixel (by index) inside their bounding box.
+/// pixel (by index) inside them: within their bounding box, with their light on both sides.
 fn plates(
     light: &[bool],
     w: usize,
@@ -571,9 +571,18 @@ fn plates(
     let (labels, stats) = components(light, w, h)?;
     let shaped: Vec<bool> = stats
         .iter()
-        .map(|&[x, y, bw, bh, area]| {
+        .enumerate()
+        .map(|(l, &[x, y, bw, bh, area])| {
+            // Inside: the plate's light on both sides of it, across or up and down (the grey
+            // edge of a wall's or road's corner lies beside the light, not in it).
+            let of_plate = |px: usize, py: usize| labels[py * w + px] == l as i32;
+            let inside = |px: usize, py: usize| {
+                ((x..px).any(|qx| of_plate(qx, py)) && (px + 1..x + bw).any(|qx| of_plate(qx, py)))
+                    || ((y..py).any(|qy| of_plate(px, qy))
+                        && (py + 1..y + bh).any(|qy| of_plate(px, qy)))
+            };
             plate_shaped([x, y, bw, bh, area])
-                && (y..y + bh).any(|py| (x..x + bw).any(|px| mark(py * w + px)))
+                && (y..y + bh).any(|py| (x..x + bw).any(|px| mark(py * w + px) && inside(px, py)))
         })
         .collect();
     Ok(labels
