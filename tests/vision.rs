@@ -2324,3 +2324,61 @@ fn the_board_read_leaps_over_a_tile_it_cannot_read_to_the_tiles_beyond() {
         assert_eq!(l.candidates[0].tile, u);
     }
 }
+
+#[test]
+fn a_junction_whose_house_is_printed_like_a_city_reads_as_a_junction_with_a_road_hidden() {
+    use meeplecam::rules::EdgeKind;
+    use meeplecam::vision::edges::edge_kinds;
+    use meeplecam::vision::rectify::PATCH_PX;
+    use meeplecam::vision::terrain::Terrain;
+    use opencv::core::{Mat, Scalar, CV_8UC1};
+    use opencv::prelude::*;
+
+    let cat = catalogue();
+    let (w, u) = (cat.tile_id("W").unwrap(), cat.tile_id("U").unwrap());
+    // W with its roads east, south and west: hiding the south one leaves a straight road.
+    let rot = Rotation::ALL
+        .into_iter()
+        .find(|&r| edge_kinds(w, r)[0] == EdgeKind::Field)
+        .unwrap();
+    let model = calibrated(0);
+    let (cam, light, sensor) = lone_setup();
+    let mut renderer = Renderer::new(Style::preset(0), Surface::Wood, 5);
+    let mut patch = lone_patch(&mut renderer, lone_tile("W", rot, 3), &cam, light, &sensor);
+    // The house at the junction roofed in the city's own colour, as many editions print it.
+    let city = model.means()[Terrain::City.index()].map(|c| c as u8);
+    let [x0, y0] = patch_px([0.41, 0.41]);
+    let [x1, y1] = patch_px([0.59, 0.59]);
+    paint(
+        &mut patch,
+        [(x0 + x1) / 2, (y0 + y1) / 2],
+        [(x1 - x0) as f32 / 2.0, (y1 - y0) as f32 / 2.0],
+        city,
+    );
+    // A figure over the south road, from the junction to the side.
+    let mut figure =
+        Mat::new_rows_cols_with_default(PATCH_PX, PATCH_PX, CV_8UC1, Scalar::all(0.0)).unwrap();
+    let [fx0, fy0] = patch_px([0.36, 0.62]);
+    for y in fy0..PATCH_PX {
+        for x in fx0..patch_px([0.64, 0.0])[0] {
+            *figure.at_2d_mut::<u8>(y, x).unwrap() = 255;
+        }
+    }
+    let ranked = TileRecognizer::for_set(cat.set("base").unwrap())
+        .recognize_shifted(&patch, 0, &model, Some(&figure))
+        .unwrap();
+    let p = |t, r: Option<Rotation>| {
+        ranked
+            .iter()
+            .filter(|c| c.tile == t && r.is_none_or(|r| c.rot == r))
+            .map(|c| c.probability)
+            .sum::<f64>()
+    };
+    assert!(
+        p(w, Some(rot)) > p(u, None),
+        "W {}, U {}: {:?}",
+        p(w, Some(rot)),
+        p(u, None),
+        &ranked[..3]
+    );
+}
