@@ -24,7 +24,7 @@ use super::start::relocate_start;
 use super::table::blend_within;
 use super::terrain::{same_for_the_rules, ColourModel};
 use super::tile::{Candidate, Match, TileRecognizer};
-use super::viewpoint::{Pose, Viewpoint, NOMINAL_HFOV_DEG};
+use super::viewpoint::{Pose, Viewpoint};
 use crate::rules::{catalogue, Dir, Pos, Rotation, TileId};
 use crate::sim::camera::apply_homography;
 
@@ -157,12 +157,7 @@ fn read_board_as(
         // each cell's shape (a grid fitted to a few tiles a little off their cells can run
         // away).
         pose: Pose::of_oblique_start(start, [frame.cols(), frame.rows()])?,
-        viewpoint: Viewpoint::from_quad(
-            Pos::new(0, 0),
-            start,
-            [frame.cols(), frame.rows()],
-            NOMINAL_HFOV_DEG,
-        )?,
+        viewpoint: Viewpoint::of_start(start, [frame.cols(), frame.rows()])?,
         model,
         table,
         figures,
@@ -393,12 +388,7 @@ pub fn read_at(
     recognizer: &TileRecognizer,
 ) -> opencv::Result<Vec<Located>> {
     let d = catalogue().tile_id("D").expect("the start tile type");
-    let viewpoint = Viewpoint::from_quad(
-        Pos::new(0, 0),
-        start,
-        [frame.cols(), frame.rows()],
-        NOMINAL_HFOV_DEG,
-    )?;
+    let viewpoint = Viewpoint::of_start(start, [frame.cols(), frame.rows()])?;
     let read = |pos: Pos, quad: &Quad| {
         let rise = viewpoint
             .as_ref()

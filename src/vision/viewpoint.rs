@@ -4,7 +4,10 @@
 //! says by how much, so that a figure's foot is found from its blob in any view.
 
 use opencv::calib3d::{rodrigues, solve_pnp_generic, SolvePnPMethod};
-use opencv::core::{no_array, Mat, Point2d, Point3d, Vector};
+use opencv::core::{
+    no_array, perspective_transform, Mat, Point2d, Point2f, Point3d, Vector, DECOMP_LU,
+};
+use opencv::imgproc;
 use opencv::prelude::*;
 
 use super::rectify::Quad;
@@ -234,6 +237,40 @@ impl Viewpoint {
             .filter(|v| v.height > FIGURE_HEIGHT * 2.0))
     }
 
+    /// The camera a start tile found at `start` in a `size` picture shows (a webcam's usual
+    /// lens taken). Where its foreshortening shows the camera tilted as much as a slanted view
+    /// is ([`Pose::of_oblique_start`]), as [`Viewpoint::from_quad`] finds it; otherwise the camera
+    /// is taken to look straight down: its nadir under the picture's middle, its height as far
+    /// as the tile's size in the picture says. Seen from above, one tile's slight taper tells
+    /// little of where the camera is (corners a pixel off move it tiles away). `None` when the
+    /// quad shows no camera.
+    pub fn of_start(start: &Quad, size: [i32; 2]) -> opencv::Result<Option<Viewpoint>> {
+        let origin = Pos::new(0, 0);
+        if Pose::of_oblique_start(start, size)?.is_some() {
+            return Viewpoint::from_quad(origin, start, size, NOMINAL_HFOV_DEG);
+        }
+        let focal = f64::from(size[0]) / 2.0 / (NOMINAL_HFOV_DEG.to_radians() / 2.0).tan();
+        let side = (0..4)
+            .map(|k| {
+                let (a, b) = (start[k], start[(k + 1) % 4]);
+                (b[0] - a[0]).hypot(b[1] - a[1])
+            })
+            .sum::<f64>()
+            / 4.0;
+        if side < 1.0 {
+            return Ok(None);
+        }
+        let middle = [f64::from(size[0]) / 2.0, f64::from(size[1]) / 2.0];
+        let Some(nadir) = to_cell(start, middle)? else {
+            return Ok(None);
+        };
+        Ok(Some(Viewpoint {
+            nadir,
+            height: focal / side,
+        })
+        .filter(|v| v.height > FIGURE_HEIGHT * 2.0))
+    }
+
     /// The camera that sees the located cells `quads` (corners NW, NE, SE, SW in pixels) in an
     /// image of `size`: each cell's own square tells where the camera is
     /// ([`Viewpoint::from_quad`]; tiles lie a few millimetres and degrees off their cells, so a
@@ -275,6 +312,30 @@ impl Viewpoint {
     pub fn rise_at_cell(&self, pos: Pos) -> [f64; 2] {
         self.rise([f64::from(pos.x) + 0.5, f64::from(pos.y) + 0.5])
     }
+}
+
+/// Where picture point `p` lies on the table, in grid units, by the homography that takes
+/// `quad` (NW, NE, SE, SW) to cell (0, 0); `None` for a collapsed quad or a point on the
+/// horizon.
+fn to_cell(quad: &Quad, p: [f64; 2]) -> opencv::Result<Option<[f64; 2]>> {
+    let from = Vector::<Point2f>::from_iter(quad.map(|c| Point2f::new(c[0] as f32, c[1] as f32)));
+    let to = Vector::<Point2f>::from_iter(
+        [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]].map(|c| Point2f::new(c[0], c[1])),
+    );
+    let Ok(h) = imgproc::get_perspective_transform(&from, &to, DECOMP_LU) else {
+        return Ok(None);
+    };
+    let mut out = Vector::<Point2f>::new();
+    perspective_transform(
+        &Vector::<Point2f>::from_iter([Point2f::new(p[0] as f32, p[1] as f32)]),
+        &mut out,
+        &h,
+    )?;
+    Ok(out
+        .get(0)
+        .ok()
+        .map(|q| [f64::from(q.x), f64::from(q.y)])
+        .filter(|q| q.iter().all(|v| v.is_finite())))
 }
 
 /// `quad` (NW, NE, SE, SW) with its opposite sides made parallel and alike, each the mean of
@@ -507,5 +568,44 @@ mod tests {
     fn a_collapsed_quad_gives_no_camera() {
         let v = Viewpoint::from_quad(Pos::new(0, 0), &[[5.0, 5.0]; 4], SIZE, 65.0);
         assert!(matches!(v, Ok(None)), "{v:?}");
+        assert!(matches!(
+            Viewpoint::of_start(&[[5.0, 5.0]; 4], SIZE),
+            Ok(None)
+        ));
+    }
+
+    #[test]
+    fn a_start_tile_seen_from_above_a_pixel_off_still_places_the_camera_over_the_middle() {
+        // 12 tiles over the table, looking straight down at a point 2 tiles east and 3 south of
+        // the start tile, which shows some 70 pixels wide; its corners found a pixel or so off.
+        let cam = Camera::overhead(SIZE, 68.0, [2.5 * 45.5, 3.5 * 45.5], 12.0 * 45.5);
+        let jitter = [[-1.2, 0.8], [0.9, -1.1], [1.0, 0.6], [-0.7, -1.0]];
+        let start = quad_of(&cam, 0, 0, jitter);
+        let v = Viewpoint::of_start(&start, SIZE)
+            .unwrap()
+            .expect("a camera");
+        let truth = truth(&cam);
+        // A figure four tiles west of the start tile throws its top as the true camera shows it.
+        let (r, t) = (
+            v.rise_at_cell(Pos::new(-4, 0)),
+            truth.rise_at_cell(Pos::new(-4, 0)),
+        );
+        assert!((r[0] - t[0]).hypot(r[1] - t[1]) < 0.025, "{r:?} vs {t:?}");
+        // The tile's own taper places the camera tiles off, and the throw further off.
+        let alone = Viewpoint::from_quad(Pos::new(0, 0), &start, SIZE, NOMINAL_HFOV_DEG)
+            .unwrap()
+            .expect("a camera");
+        let a = alone.rise_at_cell(Pos::new(-4, 0));
+        assert!((a[0] - t[0]).hypot(a[1] - t[1]) > 0.03, "{a:?} vs {t:?}");
+    }
+
+    #[test]
+    fn a_start_tile_seen_at_a_slant_places_the_camera_by_its_foreshortening() {
+        let cam = Camera::oblique(SIZE, 65.0, [22.75, 22.75], 600.0, 40.0);
+        let start = quad_of(&cam, 0, 0, [[0.0; 2]; 4]);
+        assert_eq!(
+            Viewpoint::of_start(&start, SIZE).unwrap(),
+            Viewpoint::from_quad(Pos::new(0, 0), &start, SIZE, NOMINAL_HFOV_DEG).unwrap()
+        );
     }
 }
