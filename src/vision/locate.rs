@@ -157,7 +157,7 @@ fn read_board_as(
         // each cell's shape (a grid fitted to a few tiles a little off their cells can run
         // away).
         pose: Pose::of_oblique_start(start, [frame.cols(), frame.rows()])?,
-        viewpoint: Viewpoint::of_start(start, [frame.cols(), frame.rows()])?,
+        viewpoint: Viewpoint::from_cells([(&Pos::new(0, 0), start)], [frame.cols(), frame.rows()])?,
         model,
         table,
         figures,
@@ -388,7 +388,8 @@ pub fn read_at(
     recognizer: &TileRecognizer,
 ) -> opencv::Result<Vec<Located>> {
     let d = catalogue().tile_id("D").expect("the start tile type");
-    let viewpoint = Viewpoint::of_start(start, [frame.cols(), frame.rows()])?;
+    let viewpoint =
+        Viewpoint::from_cells([(&Pos::new(0, 0), start)], [frame.cols(), frame.rows()])?;
     let read = |pos: Pos, quad: &Quad| {
         let rise = viewpoint
             .as_ref()

@@ -237,22 +237,15 @@ impl Viewpoint {
             .filter(|v| v.height > FIGURE_HEIGHT * 2.0))
     }
 
-    /// The camera a start tile found at `start` in a `size` picture shows (a webcam's usual
-    /// lens taken). Where its foreshortening shows the camera tilted as much as a slanted view
-    /// is ([`Pose::of_oblique_start`]), as [`Viewpoint::from_quad`] finds it; otherwise the camera
-    /// is taken to look straight down: its nadir under the picture's middle, its height as far
-    /// as the tile's size in the picture says. Seen from above, one tile's slight taper tells
-    /// little of where the camera is (corners a pixel off move it tiles away). `None` when the
-    /// quad shows no camera.
-    pub fn of_start(start: &Quad, size: [i32; 2]) -> opencv::Result<Option<Viewpoint>> {
-        let origin = Pos::new(0, 0);
-        if Pose::of_oblique_start(start, size)?.is_some() {
-            return Viewpoint::from_quad(origin, start, size, NOMINAL_HFOV_DEG);
-        }
+    /// The camera, looking straight down, that sees cell `pos` at `quad` (corners NW, NE, SE,
+    /// SW in pixels) in an image of `size`, for a webcam's usual lens: its nadir under the
+    /// picture's middle, its height as far as the cell's size in the picture says. `None` for
+    /// a collapsed quad.
+    fn looking_down(pos: Pos, quad: &Quad, size: [i32; 2]) -> opencv::Result<Option<Viewpoint>> {
         let focal = f64::from(size[0]) / 2.0 / (NOMINAL_HFOV_DEG.to_radians() / 2.0).tan();
         let side = (0..4)
             .map(|k| {
-                let (a, b) = (start[k], start[(k + 1) % 4]);
+                let (a, b) = (quad[k], quad[(k + 1) % 4]);
                 (b[0] - a[0]).hypot(b[1] - a[1])
             })
             .sum::<f64>()
@@ -261,33 +254,47 @@ impl Viewpoint {
             return Ok(None);
         }
         let middle = [f64::from(size[0]) / 2.0, f64::from(size[1]) / 2.0];
-        let Some(nadir) = to_cell(start, middle)? else {
-            return Ok(None);
-        };
-        Ok(Some(Viewpoint {
-            nadir,
-            height: focal / side,
-        })
-        .filter(|v| v.height > FIGURE_HEIGHT * 2.0))
+        Ok(to_cell(quad, middle)?
+            .map(|[x, y]| Viewpoint {
+                nadir: [f64::from(pos.x) + x, f64::from(pos.y) + y],
+                height: focal / side,
+            })
+            .filter(|v| v.height > FIGURE_HEIGHT * 2.0))
     }
 
     /// The camera that sees the located cells `quads` (corners NW, NE, SE, SW in pixels) in an
-    /// image of `size`: each cell's own square tells where the camera is
-    /// ([`Viewpoint::from_quad`]; tiles lie a few millimetres and degrees off their cells, so a
-    /// grid fitted across cells is no truer), and the median over the cells is taken. `None`
-    /// with no cell.
+    /// image of `size`: each cell's own square tells where the camera is, and the median over
+    /// the cells is taken (tiles lie a few millimetres and degrees off their cells, so a grid
+    /// fitted across cells is no truer). Where the cells' foreshortening shows the camera
+    /// tilted as much as a slanted view is (as [`Pose::of_oblique_start`] tells, the median
+    /// over the cells), each square places it by its perspective ([`Viewpoint::from_quad`]);
+    /// otherwise the camera is taken to look straight down, over the picture's middle: seen
+    /// from above, a tile's slight taper tells little of where the camera is (corners a pixel
+    /// off move it tiles away). `None` with no cell.
     pub fn from_cells<'a>(
         quads: impl IntoIterator<Item = (&'a Pos, &'a Quad)>,
         size: [i32; 2],
     ) -> opencv::Result<Option<Viewpoint>> {
-        let mut seen = Vec::new();
-        for (pos, quad) in quads {
-            seen.extend(Viewpoint::from_quad(*pos, quad, size, NOMINAL_HFOV_DEG)?);
-        }
+        let cells: Vec<(Pos, Quad)> = quads.into_iter().map(|(p, q)| (*p, *q)).collect();
         let median = |mut v: Vec<f64>| -> Option<f64> {
             v.sort_by(f64::total_cmp);
             v.get(v.len() / 2).copied()
         };
+        let mut tilts = Vec::new();
+        for (pos, quad) in &cells {
+            if let Some(pose) = Pose::from_foreshortening(*pos, quad, size, NOMINAL_HFOV_DEG)? {
+                tilts.push(pose.tilt_deg());
+            }
+        }
+        let slanted = median(tilts).is_some_and(|t| t >= PERSPECTIVE_MIN_TILT_DEG);
+        let mut seen = Vec::new();
+        for (pos, quad) in &cells {
+            seen.extend(if slanted {
+                Viewpoint::from_quad(*pos, quad, size, NOMINAL_HFOV_DEG)?
+            } else {
+                Viewpoint::looking_down(*pos, quad, size)?
+            });
+        }
         let (Some(x), Some(y), Some(height)) = (
             median(seen.iter().map(|v| v.nadir[0]).collect()),
             median(seen.iter().map(|v| v.nadir[1]).collect()),
@@ -568,10 +575,8 @@ mod tests {
     fn a_collapsed_quad_gives_no_camera() {
         let v = Viewpoint::from_quad(Pos::new(0, 0), &[[5.0, 5.0]; 4], SIZE, 65.0);
         assert!(matches!(v, Ok(None)), "{v:?}");
-        assert!(matches!(
-            Viewpoint::of_start(&[[5.0, 5.0]; 4], SIZE),
-            Ok(None)
-        ));
+        let v = Viewpoint::from_cells([(&Pos::new(0, 0), &[[5.0, 5.0]; 4])], SIZE);
+        assert!(matches!(v, Ok(None)), "{v:?}");
     }
 
     #[test]
@@ -581,7 +586,7 @@ mod tests {
         let cam = Camera::overhead(SIZE, 68.0, [2.5 * 45.5, 3.5 * 45.5], 12.0 * 45.5);
         let jitter = [[-1.2, 0.8], [0.9, -1.1], [1.0, 0.6], [-0.7, -1.0]];
         let start = quad_of(&cam, 0, 0, jitter);
-        let v = Viewpoint::of_start(&start, SIZE)
+        let v = Viewpoint::from_cells([(&Pos::new(0, 0), &start)], SIZE)
             .unwrap()
             .expect("a camera");
         let truth = truth(&cam);
@@ -604,7 +609,7 @@ mod tests {
         let cam = Camera::oblique(SIZE, 65.0, [22.75, 22.75], 600.0, 40.0);
         let start = quad_of(&cam, 0, 0, [[0.0; 2]; 4]);
         assert_eq!(
-            Viewpoint::of_start(&start, SIZE).unwrap(),
+            Viewpoint::from_cells([(&Pos::new(0, 0), &start)], SIZE).unwrap(),
             Viewpoint::from_quad(Pos::new(0, 0), &start, SIZE, NOMINAL_HFOV_DEG).unwrap()
         );
     }
