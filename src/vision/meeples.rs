@@ -161,7 +161,7 @@ const SLANTED: PoseOdds = PoseOdds {
     across: 339.6,
     along_per_rise: 14.57,
     across_per_rise: 16.06,
-    told_at: [POSE_ODDS, STANDING_AT_A_SLANT],
+    told_at: [TOLD_AT_A_SLANT, TOLD_AT_A_SLANT],
 };
 
 /// [`PoseOdds`] where tops rise less than [`OVERHEAD_RISE`]: which way they rise hardly shows,
@@ -181,11 +181,13 @@ const OVERHEAD: PoseOdds = PoseOdds {
 /// The log odds at which [`PoseOdds`] tells a pose: 19 to 1.
 const POSE_ODDS: f64 = 2.94;
 
-/// The log odds against lying at which [`SLANTED`] tells a figure standing: 55 to 1. Seen at a
-/// slant a standing figure shows little of itself: told at 19 to 1, a farmer lying beside S's
-/// road (`eval track --generate 10 --turns 30 --seed 4848 --art DIR`, game 0, odds 22 to 1) was
-/// scored as a thief on the road without a question.
-const STANDING_AT_A_SLANT: f64 = 4.0;
+/// The log odds at which [`SLANTED`] tells a pose, either way: 55 to 1. Seen at a slant a
+/// figure shows little of itself. Told standing at 19 to 1, a farmer lying beside S's road
+/// (`eval track --generate 10 --turns 30 --seed 4848 --art DIR`, game 0, odds 22 to 1) was
+/// scored as a thief on the road without a question; told lying at 19 to 1, a thief standing
+/// on W's road stub (`eval vision --generate 30 --seed 13300`, board 25, odds some 25 to 45 to
+/// 1 in the cuts tried) made W's road count against W, read U.
+const TOLD_AT_A_SLANT: f64 = 4.0;
 
 /// Whether the figure of blob `b` lies (`Some(true)`), stands (`Some(false)`) or cannot be told
 /// (a blob not wholly in the patch, an outline between the two), given how far tops rise there
@@ -586,9 +588,13 @@ mod tests {
         let small_farmer = figure(590, [41.30, -0.75, 60.83], [24.14, -72.28, -31.13, 85.72]);
         assert_eq!(pose(&small_farmer, [-0.083, -0.201]), None);
         // Blue's figure standing at (-1, 4) of seed 11100's board 16: its outline says standing
-        // at about 40 to 1, short of the 55 to 1 a slant asks for ([`STANDING_AT_A_SLANT`]).
+        // at about 40 to 1, short of the 55 to 1 a slant asks for ([`TOLD_AT_A_SLANT`]).
         let hardly_standing = figure(405, [43.57, 2.65, 52.80], [-33.45, 34.58, 39.45, -27.49]);
         assert_eq!(pose(&hardly_standing, [0.062, -0.218]), None);
+        // Yellow's thief standing on W's west road stub (seed 13300's board 25, one of its
+        // cuts): its outline says lying at about 33 to 1, short of the same 55 to 1.
+        let hardly_lying = figure(617, [49.09, -2.76, 55.08], [44.88, 31.60, -53.46, 16.81]);
+        assert_eq!(pose(&hardly_lying, [-0.056, -0.185]), None);
         // No outline (a blob not wholly in the patch): not told.
         let cut = Blob {
             spread: None,
