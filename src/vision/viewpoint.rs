@@ -4,14 +4,12 @@
 //! says by how much, so that a figure's foot is found from its blob in any view.
 
 use opencv::calib3d::{rodrigues, solve_pnp_generic, SolvePnPMethod};
-use opencv::core::{
-    no_array, perspective_transform, Mat, Point2d, Point2f, Point3d, Vector, DECOMP_LU,
-};
-use opencv::imgproc;
+use opencv::core::{no_array, Mat, Point2d, Point3d, Vector};
 use opencv::prelude::*;
 
-use super::rectify::Quad;
+use super::rectify::{quad_homography, Quad};
 use crate::rules::Pos;
+use crate::sim::camera::{apply_homography, invert_homography};
 
 /// Horizontal field of view (degrees) taken for the camera when none was calibrated: webcams
 /// see 60–78°, and an error of a tenth changes a figure's throw by about as much.
@@ -322,27 +320,11 @@ impl Viewpoint {
 }
 
 /// Where picture point `p` lies on the table, in grid units, by the homography that takes
-/// `quad` (NW, NE, SE, SW) to cell (0, 0); `None` for a collapsed quad or a point on the
-/// horizon.
+/// `quad` (NW, NE, SE, SW) to cell (0, 0); `None` for a point on the horizon.
 fn to_cell(quad: &Quad, p: [f64; 2]) -> opencv::Result<Option<[f64; 2]>> {
-    let from = Vector::<Point2f>::from_iter(quad.map(|c| Point2f::new(c[0] as f32, c[1] as f32)));
-    let to = Vector::<Point2f>::from_iter(
-        [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]].map(|c| Point2f::new(c[0], c[1])),
-    );
-    let Ok(h) = imgproc::get_perspective_transform(&from, &to, DECOMP_LU) else {
-        return Ok(None);
-    };
-    let mut out = Vector::<Point2f>::new();
-    perspective_transform(
-        &Vector::<Point2f>::from_iter([Point2f::new(p[0] as f32, p[1] as f32)]),
-        &mut out,
-        &h,
-    )?;
-    Ok(out
-        .get(0)
-        .ok()
-        .map(|q| [f64::from(q.x), f64::from(q.y)])
-        .filter(|q| q.iter().all(|v| v.is_finite())))
+    let back = invert_homography(&quad_homography(quad)?);
+    let q = apply_homography(&back, p);
+    Ok(q.iter().all(|v| v.is_finite()).then_some(q))
 }
 
 /// `quad` (NW, NE, SE, SW) with its opposite sides made parallel and alike, each the mean of
