@@ -706,6 +706,62 @@ fn a_follower_is_read_where_it_stands_however_the_camera_looks_at_it() {
 }
 
 #[test]
+fn a_figure_standing_by_the_far_side_of_a_far_tile_is_seen_whole_and_on_its_road() {
+    use meeplecam::rules::{Colour, FeatureKind, Figure, Port};
+    use meeplecam::sim::figures::colour_bgr;
+    use meeplecam::sim::scene::MeepleOnTable;
+    use meeplecam::vision::figures::Enrolment;
+    use meeplecam::vision::meeples::read_followers;
+    use meeplecam::vision::rectify::{quad_patch, Quad, MARGIN_PX};
+    use meeplecam::vision::viewpoint::Viewpoint;
+
+    // A 1080p camera tilted 44° from the south, and T turned half round (its road north) four
+    // cells north of the start tile, a follower standing on the road by the north side: its
+    // top shows well over half a tile beyond that side (`eval vision --generate 30 --seed
+    // 14100`, board 29, where it was seen clipped, lying in the field beside the road).
+    let cam = Camera::oblique([1920, 1080], 62.4, [22.75, -20.0], 666.0, 44.0);
+    let mut start = lone_tile("D", Rotation::R0, 1);
+    start.offset_mm = [0.0, 0.0];
+    let mut tile = lone_tile("T", Rotation::R180, 2);
+    tile.cell = Pos::new(1, -4);
+    let road: Port = "N".parse().unwrap();
+    let mut m = MeepleOnTable::on(&tile, road, Colour::Red, Figure::Normal, 0.4).expect("a spot");
+    m.figure.base = [1.5 * 45.5, (-4.0 + 0.19) * 45.5];
+    let frame = table_photo(&[start, tile], vec![m], &cam, (0, Surface::Dark, 3), None);
+    let located: Vec<(Pos, Quad)> = frame
+        .truth
+        .tiles
+        .iter()
+        .map(|t| (Pos::new(t.cell[0], t.cell[1]), t.corners_px))
+        .collect();
+    let viewpoint = Viewpoint::from_cells(located.iter().map(|(p, q)| (p, q)), [1920, 1080])
+        .unwrap()
+        .expect("a camera over the table");
+    let rise = viewpoint.rise_at_cell(tile.cell);
+    assert!(rise[1] < -0.45, "tops rise {rise:?}");
+    let quad = &located[1].1;
+    let (patch, _) = quad_patch(&frame.image, quad, MARGIN_PX).unwrap();
+    let model = ColourModel::default();
+    let enrolment = Enrolment::new(vec![colour_bgr(Colour::Red).map(|c| c as f32)], 55.0);
+    let (_, blobs) = enrolment
+        .find_in_cell(&frame.image, quad, &patch, &model)
+        .unwrap();
+    assert_eq!(blobs.len(), 1, "{blobs:?}");
+    assert!(blobs[0].spread.is_some(), "outline not whole: {blobs:?}");
+    let read = read_followers(
+        &blobs,
+        MARGIN_PX,
+        [0.0, 0.0],
+        tile.tile,
+        tile.rot,
+        rise,
+        &|_| false,
+    );
+    assert_eq!(read.len(), 1, "{read:?}");
+    assert_eq!(read[0].kind, FeatureKind::Road, "{read:?}");
+}
+
+#[test]
 fn a_shield_counts_where_it_is_seen_and_not_where_a_figure_or_a_far_view_hides_it() {
     use meeplecam::geometry::TileShape;
     use meeplecam::rules::FeatureKind;

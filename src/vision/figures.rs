@@ -555,8 +555,11 @@ pub fn complete_outlines(blobs: &mut [Blob], wide: &[Blob], extra: f64) {
 }
 
 /// How much wider (pixels each way) a cell is cut again to see a figure reaching past its
-/// patch whole: a standing figure's top may show half a tile beyond its base.
-const WIDER_PX: i32 = 24;
+/// patch whole: seen at a slant, a standing figure on a far cell shows its top some 0.6 tile
+/// beyond its base, and so beyond the side it stands by (cut 24 pixels wider, that top was
+/// clipped again on `eval vision --generate 30 --seed 14100`, board 29: the follower's foot,
+/// guessed from its clipped outline, fell off its road, and T read R).
+const WIDER_PX: i32 = 40;
 
 impl Enrolment {
     /// The figures in `patch`, the cell of `frame` at `quad` cut with [`MARGIN_PX`] around it
