@@ -35,6 +35,12 @@ const MIN_GAP: f64 = 0.1;
 const CONTENDING: f64 = 0.01;
 /// The most a likeness tells for or against a reading (log-likelihood).
 const CAP: f64 = 3.0;
+/// [`CAP`] where the board shows one sure copy of the type (and none of a twin's): one print,
+/// compared once, where a figure on the tile read may leave little but texture that differs
+/// copy to copy. `eval vision --generate 30 --seed 14100`, board 8: an R under a farmer (read
+/// 0.83 R) looked unlike the board's one other sure R at the full cap, and T (no sure copy,
+/// so likeness cannot count against it) won.
+const CAP_ONE_COPY: f64 = 1.5;
 /// Standard deviation of a normal distribution per median absolute deviation.
 const MAD_TO_SD: f64 = 1.4826;
 /// The least spread of likeness assumed (a board with few copies may show less).
@@ -222,14 +228,23 @@ impl LearnedPrints {
         let Some((mid, unit)) = self.scale else {
             return 0.0;
         };
-        self.copies
+        let kin: Vec<(TileId, &Vec<Print>)> = self
+            .copies
             .iter()
             .filter(|(&kin, _)| printed_alike(kin, tile))
-            .flat_map(|(&kin, copies)| {
+            .map(|(&kin, copies)| (kin, copies))
+            .collect();
+        let cap = if kin.iter().map(|(_, copies)| copies.len()).sum::<usize>() > 1 {
+            CAP
+        } else {
+            CAP_ONE_COPY
+        };
+        kin.into_iter()
+            .flat_map(|(kin, copies)| {
                 equivalents(kin, rot).filter_map(move |r| mean_likeness(&print.upright(r), copies))
             })
             .fold(None, |m: Option<f64>, l| Some(m.map_or(l, |m| m.max(l))))
-            .map_or(0.0, |l| ((l - mid) / unit).clamp(-CAP, CAP))
+            .map_or(0.0, |l| ((l - mid) / unit).clamp(-cap, cap))
     }
 
     /// `ranked` (readings of `print`) weighed by likeness to the copies learned, most likely
@@ -469,6 +484,22 @@ mod tests {
         let mut ranked = doubtful(&[("B", Rotation::R0, 0.6), ("A", Rotation::R0, 0.4)]);
         learned.reweigh(&unlike, &mut ranked);
         assert_eq!(ranked[0].tile, id("A"), "{ranked:?}");
+    }
+
+    #[test]
+    fn one_sure_copy_of_a_type_counts_against_it_less_than_two() {
+        // R once among two copies each of other types: a print unlike R's one copy counts
+        // against R at most [`CAP_ONE_COPY`]; one unlike E's two copies, more.
+        let mut reads = board(&["E", "K", "D", "U", "B", "L", "J"]);
+        reads.push(sure("R", Rotation::R0));
+        let learned = learn(&reads);
+        assert!(learned.tells_apart());
+        assert_eq!(learned.copies_of(id("R")), 1);
+        let unlike = print_of(&printed("U", Rotation::R0), None);
+        let against_one = learned.log_likelihood(&unlike, id("R"), Rotation::R0);
+        let against_two = learned.log_likelihood(&unlike, id("E"), Rotation::R0);
+        assert!((-CAP_ONE_COPY..0.0).contains(&against_one), "{against_one}");
+        assert!(against_two < -CAP_ONE_COPY, "{against_two}");
     }
 
     #[test]
