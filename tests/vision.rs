@@ -84,6 +84,30 @@ fn table_photo(
         .unwrap()
 }
 
+/// The cells `frame`'s tiles lie at (their true corners) and the camera over the table they show
+/// in a picture of `size`.
+fn truly_located(
+    frame: &meeplecam::sim::scene::Frame,
+    size: [i32; 2],
+) -> (
+    Vec<(Pos, meeplecam::vision::rectify::Quad)>,
+    meeplecam::vision::viewpoint::Viewpoint,
+) {
+    let located: Vec<_> = frame
+        .truth
+        .tiles
+        .iter()
+        .map(|t| (Pos::new(t.cell[0], t.cell[1]), t.corners_px))
+        .collect();
+    let viewpoint = meeplecam::vision::viewpoint::Viewpoint::from_cells(
+        located.iter().map(|(p, q)| (p, q)),
+        size,
+    )
+    .unwrap()
+    .expect("a camera over the table");
+    (located, viewpoint)
+}
+
 /// The rotation that turns A's road (from the cloister) south.
 fn a_with_its_road_south() -> Rotation {
     use meeplecam::rules::EdgeKind;
@@ -626,8 +650,7 @@ fn a_follower_is_read_where_it_stands_however_the_camera_looks_at_it() {
     use meeplecam::sim::scene::MeepleOnTable;
     use meeplecam::vision::figures::Enrolment;
     use meeplecam::vision::meeples::{cells_below, read_followers};
-    use meeplecam::vision::rectify::{quad_patch, Quad, MARGIN_PX};
-    use meeplecam::vision::viewpoint::Viewpoint;
+    use meeplecam::vision::rectify::{quad_patch, MARGIN_PX};
 
     // T tiles (city north, east and west, road south) at the edges of the picture, each with a
     // follower standing on its road just south of the middle, beside both fields; and B tiles
@@ -665,15 +688,7 @@ fn a_follower_is_read_where_it_stands_however_the_camera_looks_at_it() {
             meeples.push(m);
         }
         let frame = table_photo(&tiles, meeples, cam, (0, Surface::Wood, 2), None);
-        let located: Vec<(Pos, Quad)> = frame
-            .truth
-            .tiles
-            .iter()
-            .map(|t| (Pos::new(t.cell[0], t.cell[1]), t.corners_px))
-            .collect();
-        let viewpoint = Viewpoint::from_cells(located.iter().map(|(p, q)| (p, q)), [1280, 720])
-            .unwrap()
-            .expect("a camera over the table");
+        let (located, viewpoint) = truly_located(&frame, [1280, 720]);
         let enrolment = Enrolment::new(vec![colour_bgr(Colour::Blue).map(|c| c as f32)], 55.0);
         for ((pos, quad), tile) in located.iter().zip(&tiles) {
             assert_eq!(*pos, tile.cell);
@@ -712,8 +727,7 @@ fn a_figure_standing_by_the_far_side_of_a_far_tile_is_seen_whole_and_on_its_road
     use meeplecam::sim::scene::MeepleOnTable;
     use meeplecam::vision::figures::Enrolment;
     use meeplecam::vision::meeples::read_followers;
-    use meeplecam::vision::rectify::{quad_patch, Quad, MARGIN_PX};
-    use meeplecam::vision::viewpoint::Viewpoint;
+    use meeplecam::vision::rectify::{quad_patch, MARGIN_PX};
 
     // A 1080p camera tilted 44° from the south, and T turned half round (its road north) four
     // cells north of the start tile, a follower standing on the road by the north side: its
@@ -728,15 +742,7 @@ fn a_figure_standing_by_the_far_side_of_a_far_tile_is_seen_whole_and_on_its_road
     let mut m = MeepleOnTable::on(&tile, road, Colour::Red, Figure::Normal, 0.4).expect("a spot");
     m.figure.base = [1.5 * 45.5, (-4.0 + 0.19) * 45.5];
     let frame = table_photo(&[start, tile], vec![m], &cam, (0, Surface::Dark, 3), None);
-    let located: Vec<(Pos, Quad)> = frame
-        .truth
-        .tiles
-        .iter()
-        .map(|t| (Pos::new(t.cell[0], t.cell[1]), t.corners_px))
-        .collect();
-    let viewpoint = Viewpoint::from_cells(located.iter().map(|(p, q)| (p, q)), [1920, 1080])
-        .unwrap()
-        .expect("a camera over the table");
+    let (located, viewpoint) = truly_located(&frame, [1920, 1080]);
     let rise = viewpoint.rise_at_cell(tile.cell);
     assert!(rise[1] < -0.45, "tops rise {rise:?}");
     let quad = &located[1].1;
