@@ -285,6 +285,7 @@ fn hide_parts(
     hidden: &mut [bool],
 ) -> opencv::Result<()> {
     let big = |p: &Parts, i: usize| -> opencv::Result<bool> { Ok(i > 0 && p.area(i)? >= min_area) };
+    let piece = |p: &Parts, i: usize| -> opencv::Result<bool> { Ok(big(p, i)? && !p.spans(i)?) };
     let mark = |p: &Parts, keep: &[bool], hidden: &mut [bool]| -> opencv::Result<()> {
         for (h, &l) in hidden.iter_mut().zip(p.labels.data_typed::<i32>()?) {
             *h |= keep[l.max(0) as usize];
@@ -296,7 +297,7 @@ fn hide_parts(
         match &freed[i] {
             Some(pieces) => {
                 let keep = (0..pieces.len())
-                    .map(|j| big(pieces, j))
+                    .map(|j| piece(pieces, j))
                     .collect::<opencv::Result<Vec<bool>>>()?;
                 mark(pieces, &keep, hidden)?;
             }
@@ -429,11 +430,22 @@ impl Parts {
         self.stat(i, imgproc::CC_STAT_AREA)
     }
 
-    /// Part `i` is no more spread out than [`FIGURE_SPREAD`] times a disc of its area.
+    /// Part `i` is no more spread out than [`FIGURE_SPREAD`] times a disc of its area, and
+    /// does not [`span`](Self::spans) the patch.
     fn compact(&self, i: usize) -> opencv::Result<bool> {
         let [xx, _, yy] = self.spreads[i].second;
         let disc = f64::from(self.area(i)?) / (2.0 * std::f64::consts::PI);
-        Ok(xx + yy <= FIGURE_SPREAD * disc)
+        Ok(xx + yy <= FIGURE_SPREAD * disc && !self.spans(i)?)
+    }
+
+    /// Part `i` reaches from one side of the patch to the opposite one: no figure does (one
+    /// rising into the patch from the cell below stops well short of the top), while a
+    /// dark table beside a tile cut off its place does.
+    fn spans(&self, i: usize) -> opencv::Result<bool> {
+        let (w, h) = (self.labels.cols(), self.labels.rows());
+        let across = self.stat(i, imgproc::CC_STAT_WIDTH)? >= w;
+        let down = self.stat(i, imgproc::CC_STAT_HEIGHT)? >= h;
+        Ok(across || down)
     }
 
     /// The parts of part `i` once the long, thin lines of gaps between tiles are taken out of
@@ -856,6 +868,33 @@ mod tests {
                 "{figure:?}: {blobs:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_dark_table_beside_a_cell_cut_off_its_place_is_no_black_figure_and_hides_no_terrain() {
+        let enrolment = Enrolment::new(vec![RED, BLACK], 55.0);
+        let dark = [30.0, 30.0, 33.0];
+        // Cut a fifth of a tile north-east of a tile at the board's corner: the dark table
+        // fills a band 16 pixels deep along the patch's north and east sides.
+        let table = [
+            (Rect::new(0, 0, 80, 16), dark),
+            (Rect::new(64, 0, 16, 80), dark),
+        ];
+        let (mask, blobs) = enrolment
+            .find(&field_with(&table), &ColourModel::default(), 0.03)
+            .unwrap();
+        assert!(blobs.is_empty(), "{blobs:?}");
+        for (row, col) in [(8, 30), (40, 72), (8, 72)] {
+            assert_eq!(*mask.at_2d::<u8>(row, col).unwrap(), 0, "({row}, {col})");
+        }
+        // A black figure standing on the tile, clear of the table, is still found.
+        let mut parts = table.to_vec();
+        parts.push((Rect::new(24, 36, 20, 20), BLACK.map(f64::from)));
+        let (mask, blobs) = enrolment
+            .find(&field_with(&parts), &ColourModel::default(), 0.03)
+            .unwrap();
+        assert_eq!(blobs.len(), 1, "{blobs:?}");
+        assert_eq!(*mask.at_2d::<u8>(45, 33).unwrap(), 255);
     }
 
     /// A red figure standing in an 80-pixel patch, its top `dy` pixels further down than at
