@@ -1613,7 +1613,7 @@ fn a_standing_figure_s_light_rim_is_not_read_as_a_road_leaving_its_tile() {
                 &patch,
                 MARGIN_PX as usize,
                 &model,
-                (Some(&figures), None),
+                (Some(&figures), None, None),
                 Some(side_px(&truth.corners_px)),
                 None,
             )
@@ -1740,6 +1740,18 @@ fn a_figure_reaching_past_its_cut_is_seen_whole_and_told_standing_on_its_road_st
     // the tile's cut. Cut off there, its outline told nothing, a figure could as well lie in
     // the field, and the plain cloister (B, twice as many in the box) was read, 0.76.
     assert_follower_s_tile_read_true(9500, 37, Pos::new(-4, 3), "A", Rotation::R90);
+}
+
+#[test]
+fn a_cut_reaching_over_the_table_beside_the_board_loses_to_one_on_the_tile() {
+    // Board 22 of the data set of seed 8300 (overhead, 1080p, a dark table): the R at the
+    // board's north-west corner, its field north, a yellow figure and its dark shadow on its
+    // city. A cut a quarter of a tile south, over the table, fitted the print better (the
+    // figure's shadow left out) and read R turned, its field south.
+    assert_follower_s_tile_read_true(8300, 22, Pos::new(-1, -1), "R", Rotation::R180);
+    // Board 4 (overhead, 720p, a dark cloth): the T at the board's south edge, a black figure
+    // on its road, was read R from a cut 0.3 of a tile off, over the cloth.
+    assert_follower_s_tile_read_true(8300, 4, Pos::new(4, 4), "T", Rotation::R0);
 }
 
 #[test]

@@ -448,7 +448,7 @@ impl Tracker {
                     &patch,
                     MARGIN_PX as usize,
                     &calib.colours,
-                    (Some(&mask), not_shown.as_ref()),
+                    (Some(&mask), not_shown.as_ref(), None),
                     Some(side_px(&glimpse.quad)),
                     None,
                 )?;

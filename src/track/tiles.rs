@@ -739,7 +739,7 @@ impl Tracker {
             &cut.patch,
             MARGIN_PX as usize,
             model,
-            (Some(&cut.figures), cut.out_of_view.as_ref()),
+            (Some(&cut.figures), cut.out_of_view.as_ref(), None),
             Some(side_px(&shifted_quad(&cut.to_patch, MARGIN_PX, [0.0, 0.0]))),
             None,
         )?;

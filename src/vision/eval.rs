@@ -324,7 +324,7 @@ fn read_tiles(
             &patch,
             MARGIN_PX as usize,
             &model,
-            (Some(&figures), out_of_view.as_ref()),
+            (Some(&figures), out_of_view.as_ref(), None),
             Some(side_px(&t.corners_px)),
             Some(&Figures::from_blobs(&blobs, rise)),
         )?;

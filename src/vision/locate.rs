@@ -962,11 +962,13 @@ fn read_cut(
         return Ok(None);
     }
     let unseen = super::rectify::unseen(mask.as_ref(), out_of_view.as_ref())?;
+    // Where the table shows inside a cut, the cut lies off its tile.
+    let on_table = super::table::table_mask(&patch, table, model)?;
     let (candidates, shift, found_at) = recognizer.recognize_in_view(
         &patch,
         MARGIN_PX as usize,
         model,
-        (mask.as_ref(), out_of_view.as_ref()),
+        (mask.as_ref(), out_of_view.as_ref(), on_table.as_ref()),
         Some(super::rectify::side_px(quad)),
         standing.as_ref(),
     )?;

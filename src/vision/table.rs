@@ -2,9 +2,11 @@
 //! passes for it (a plain table is one colour, a checked cloth or strong grain two).
 
 use opencv::core::Mat;
+use opencv::imgproc;
 use opencv::prelude::*;
 
 use super::rectify::{quad_homography, Quad};
+use super::terrain::ColourModel;
 use crate::sim::camera::apply_homography;
 
 /// The table's colours: two cluster centres of rings of pixels a little inside the frame's
@@ -103,6 +105,100 @@ pub fn table_like(p: [u8; 3], table: &[[f32; 3]; 2]) -> bool {
     blend_distance2(p, table) <= TABLE_LIKE * TABLE_LIKE
 }
 
+/// How far (colour distance) each of the table's colours must lie from every terrain colour
+/// for the table to show where a tile is not: a dark table or a cloth lies some 100 from any
+/// terrain, a wooden one some 25 to 60 from the cities and roads printed on the tiles.
+const TABLE_APART: f32 = 80.0;
+
+/// How many times nearer (in squared colour distance) the table's colours than any terrain a
+/// pixel must be to count as the table: twice as near.
+const NEARER_TABLE: f32 = 4.0;
+
+/// The least stretch (patch pixels, of the 64 a tile spans) of the table that counts: the gaps
+/// between tiles, and print that shares the table's colour, are thinner.
+const TABLE_STRETCH: i32 = 11;
+
+/// A mask (255) of the table showing in a patch: stretches of [`TABLE_STRETCH`] or more,
+/// reaching the patch's border (where the table beyond the board comes in), of pixels
+/// [`NEARER_TABLE`] nearer the table's colours than any terrain of `model`. `None` where the
+/// table's colours lie within [`TABLE_APART`] of a terrain's: there, the table is told from
+/// print too poorly to count.
+pub fn table_mask(
+    patch: &Mat,
+    table: &[[f32; 3]; 2],
+    model: &ColourModel,
+) -> opencv::Result<Option<Mat>> {
+    let near_print = table.iter().any(|c| {
+        let c = c.map(|v| v.round().clamp(0.0, 255.0) as u8);
+        model.nearest_distance2(c) < TABLE_APART * TABLE_APART
+    });
+    if near_print {
+        return Ok(None);
+    }
+    let patch = patch.try_clone()?;
+    let (w, h) = (patch.cols(), patch.rows());
+    let mut mask =
+        Mat::new_rows_cols_with_default(h, w, opencv::core::CV_8U, opencv::core::Scalar::all(0.0))?;
+    for (m, p) in mask
+        .data_bytes_mut()?
+        .iter_mut()
+        .zip(patch.data_bytes()?.chunks_exact(3))
+    {
+        let p = [p[0], p[1], p[2]];
+        if blend_within(p, table, model.nearest_distance2(p) / NEARER_TABLE) {
+            *m = 255;
+        }
+    }
+    let kernel = imgproc::get_structuring_element(
+        imgproc::MORPH_RECT,
+        opencv::core::Size::new(TABLE_STRETCH, TABLE_STRETCH),
+        opencv::core::Point::new(-1, -1),
+    )?;
+    let mut stretches = Mat::default();
+    imgproc::morphology_ex(
+        &mask,
+        &mut stretches,
+        imgproc::MORPH_OPEN,
+        &kernel,
+        opencv::core::Point::new(-1, -1),
+        1,
+        opencv::core::BORDER_REPLICATE,
+        opencv::core::Scalar::all(0.0),
+    )?;
+    keep_reaching_border(&mut stretches)?;
+    Ok(Some(stretches))
+}
+
+/// Clears the parts of `mask` (8-connected) that do not reach its border.
+fn keep_reaching_border(mask: &mut Mat) -> opencv::Result<()> {
+    let (mut labels, mut stats, mut centroids) = (Mat::default(), Mat::default(), Mat::default());
+    let n = imgproc::connected_components_with_stats(
+        &*mask,
+        &mut labels,
+        &mut stats,
+        &mut centroids,
+        8,
+        opencv::core::CV_32S,
+    )?;
+    let (w, h) = (mask.cols(), mask.rows());
+    let keep = (0..n)
+        .map(|i| {
+            let stat = |k: i32| stats.at_2d::<i32>(i, k).copied();
+            let (left, top) = (stat(imgproc::CC_STAT_LEFT)?, stat(imgproc::CC_STAT_TOP)?);
+            let right = left + stat(imgproc::CC_STAT_WIDTH)?;
+            let bottom = top + stat(imgproc::CC_STAT_HEIGHT)?;
+            Ok(i > 0 && (left <= 0 || top <= 0 || right >= w || bottom >= h))
+        })
+        .collect::<opencv::Result<Vec<bool>>>()?;
+    let labels = labels.data_typed::<i32>()?.to_vec();
+    for (m, l) in mask.data_bytes_mut()?.iter_mut().zip(labels) {
+        if !keep[l.max(0) as usize] {
+            *m = 0;
+        }
+    }
+    Ok(())
+}
+
 /// Squared distance from a pixel to the nearest mix of the two table colours, a little lighter
 /// or darker (the edges of checks and grain, under uneven light).
 pub(super) fn blend_distance2(p: [u8; 3], table: &[[f32; 3]; 2]) -> f32 {
@@ -132,3 +228,55 @@ fn blend_distances2(p: [u8; 3], table: &[[f32; 3]; 2]) -> impl Iterator<Item = f
 /// The farthest a pixel of the table lies from the table's colours (or, for the start tile's
 /// mask, from how the table looks around it).
 pub(super) const TABLE_LIKE: f32 = 35.0;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use opencv::core::{Rect, Scalar, CV_8UC3};
+
+    const DARK: [[f32; 3]; 2] = [[30.0, 28.0, 25.0], [34.0, 31.0, 28.0]];
+
+    /// An 80-pixel patch of grass (the default field colour) with `dark` rectangles of table.
+    fn grass_with(dark: &[Rect]) -> Mat {
+        let mut patch =
+            Mat::new_rows_cols_with_default(80, 80, CV_8UC3, Scalar::new(70.0, 155.0, 115.0, 0.0))
+                .unwrap();
+        for &r in dark {
+            imgproc::rectangle(&mut patch, r, Scalar::new(31.0, 29.0, 26.0, 0.0), -1, 8, 0)
+                .unwrap();
+        }
+        patch
+    }
+
+    #[test]
+    fn the_table_counts_where_it_comes_in_past_the_border_in_a_broad_stretch() {
+        let band = Rect::new(0, 60, 80, 20);
+        let gap = Rect::new(2, 0, 3, 60);
+        let figure = Rect::new(30, 20, 20, 20);
+        let mask = table_mask(
+            &grass_with(&[band, gap, figure]),
+            &DARK,
+            &ColourModel::default(),
+        )
+        .unwrap()
+        .expect("a dark table is told from print");
+        let at = |x: i32, y: i32| *mask.at_2d::<u8>(y, x).unwrap();
+        // The table beyond the board, a band along the bottom: counted.
+        assert_eq!(at(40, 70), 255);
+        assert_eq!(at(5, 78), 255);
+        // A gap between tiles, thin; a black figure standing inside, clear of the border.
+        assert_eq!(at(3, 30), 0);
+        assert_eq!(at(40, 30), 0);
+        assert_eq!(at(40, 50), 0);
+    }
+
+    #[test]
+    fn a_table_coloured_like_the_print_tells_nothing() {
+        // A wooden table as brown as the default city.
+        let wood = [[80.0, 120.0, 170.0], [85.0, 130.0, 180.0]];
+        let patch = grass_with(&[Rect::new(0, 60, 80, 20)]);
+        assert!(table_mask(&patch, &wood, &ColourModel::default())
+            .unwrap()
+            .is_none());
+    }
+}

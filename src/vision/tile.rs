@@ -117,12 +117,14 @@ impl TileRecognizer {
         figures: Option<&Mat>,
     ) -> opencv::Result<(Vec<Candidate>, [f64; 2], f64)> {
         let (ranked, shift, found) =
-            self.recognize_in_view(patch, margin, model, (figures, None), None, None)?;
+            self.recognize_in_view(patch, margin, model, (figures, None, None), None, None)?;
         Ok((ranked, shift, found.fit))
     }
 
     /// [`Self::recognize_located`] for a cell partly outside the picture: pixels under
-    /// `out_of_view` (255) were not seen, like those under figures, but hold none. `tile_px`:
+    /// `out_of_view` (255) were not seen, like those under figures, but hold none; those under
+    /// `table` (255, [`super::table::table_mask`]) show the table, which costs a cut's score
+    /// where it lies inside the tile's square as found. `tile_px`:
     /// how many pixels across the cell was in the picture, if known (small details such as
     /// shields show less surely in a small one). `standing`: where the figures stand, if known
     /// better than the figure mask tells (from their blobs, [`Figures::from_blobs`]).
@@ -131,13 +133,14 @@ impl TileRecognizer {
         patch: &Mat,
         margin: usize,
         model: &ColourModel,
-        (figures, out_of_view): (Option<&Mat>, Option<&Mat>),
+        (figures, out_of_view, table): (Option<&Mat>, Option<&Mat>, Option<&Mat>),
         tile_px: Option<f64>,
         standing: Option<&Figures>,
     ) -> opencv::Result<(Vec<Candidate>, [f64; 2], Match)> {
         let unseen = super::rectify::unseen(figures, out_of_view)?;
         let unseen = unseen.as_ref();
         let map = ClassMap::new(patch, model, unseen)?;
+        let on_table = table.map(|t| TableSums::new(t, out_of_view)).transpose()?;
         let side = map.width().min(map.height()).saturating_sub(2 * margin);
         let centred = map.grid(margin, margin, side);
         let looks = self.looks(model);
@@ -231,12 +234,15 @@ impl TileRecognizer {
                 .map(|f| (f, best.1, best.2, side)),
         )?;
         let off_cut = shift[0].hypot(shift[1]);
+        let on_table_cost = on_table.as_ref().map_or(0.0, |t| {
+            TABLE_CELL * self.sharpness * t.cells(best.1, best.2, side)
+        });
         Ok((
             ranked,
             shift,
             Match {
                 fit,
-                score: best.0,
+                score: best.0 - on_table_cost,
                 off_cut,
             },
         ))
@@ -388,7 +394,8 @@ impl TileRecognizer {
 pub struct Match {
     /// The best reading's terrain match per seen grid cell ([`TileRecognizer::recognize_located`]).
     pub fit: f64,
-    /// The shift search's best score: terrain match, sides and the cost of the shift together.
+    /// The shift search's best score: terrain match, sides and the cost of the shift together,
+    /// less the cost of the table inside the tile's square where it was found ([`TABLE_CELL`]).
     /// Of two cuts of one cell, the one scoring higher lies truer more often than the one that
     /// fits better.
     pub score: f64,
@@ -452,6 +459,51 @@ fn similarity_down_to(observed: &Observed, template: &TerrainGrid, floor: f32) -
         }
     }
     f64::from(total)
+}
+
+/// What a grid cell's worth of the table inside a tile's square costs a cut's score, before
+/// sharpness: a cell matching nothing (−ln 0.08, [`log_overlap_table`]'s floor), for no tile
+/// shows the table.
+const TABLE_CELL: f64 = 2.526;
+
+/// Running sums of the table's pixels in a patch (less those out of view), so that the table
+/// inside any square window counts at once. Pixels under figures count too: the table beyond
+/// the board, as dark as a black figure's paint, may pass for a figure.
+struct TableSums {
+    w: usize,
+    h: usize,
+    sums: Vec<u32>,
+}
+
+impl TableSums {
+    fn new(table: &Mat, out_of_view: Option<&Mat>) -> opencv::Result<TableSums> {
+        use opencv::prelude::{MatTraitConst, MatTraitConstManual};
+        let (w, h) = (table.cols().max(0) as usize, table.rows().max(0) as usize);
+        let on = table.data_bytes()?;
+        let hidden = out_of_view.map(|u| u.data_bytes()).transpose()?;
+        let st = w + 1;
+        let mut sums = vec![0u32; st * (h + 1)];
+        for y in 0..h {
+            for x in 0..w {
+                let k = y * w + x;
+                let t = u32::from(on[k] != 0 && hidden.is_none_or(|u| u[k] == 0));
+                sums[(y + 1) * st + x + 1] =
+                    t + sums[y * st + x + 1] + sums[(y + 1) * st + x] - sums[y * st + x];
+            }
+        }
+        Ok(TableSums { w, h, sums })
+    }
+
+    /// Grid cells' worth of table in the `side`-pixel square window at (x, y).
+    fn cells(&self, x: usize, y: usize, side: usize) -> f64 {
+        let st = self.w + 1;
+        let (x1, y1) = ((x + side).min(self.w), (y + side).min(self.h));
+        let (x0, y0) = (x.min(x1), y.min(y1));
+        let at = |x: usize, y: usize| self.sums[y * st + x];
+        let n = at(x1, y1) + at(x0, y0) - at(x1, y0) - at(x0, y1);
+        let cell = (side as f64 / super::terrain::GRID as f64).powi(2).max(1.0);
+        f64::from(n) / cell
+    }
 }
 
 /// How far (in similarity) below the bound a match must fall before it is given up: more than
