@@ -145,7 +145,7 @@ pub fn table_mask(
         .zip(patch.data_bytes()?.chunks_exact(3))
     {
         let p = [p[0], p[1], p[2]];
-        if blend_within(p, table, model.nearest_distance2(p) / NEARER_TABLE) {
+        if !model.has_cluster_within2(p, NEARER_TABLE * blend_distance2(p, table)) {
             *m = 255;
         }
     }

@@ -293,6 +293,17 @@ impl ColourModel {
         Ok(model.with_mix(mix))
     }
 
+    /// Whether some cluster lies within squared colour distance `bound2` of a pixel: whether
+    /// [`Self::nearest_distance2`] is `bound2` or less, looked for cluster by cluster.
+    pub fn has_cluster_within2(&self, bgr: [u8; 3], bound2: f32) -> bool {
+        self.clusters.iter().any(|(_, c)| {
+            (0..3)
+                .map(|k| (f32::from(bgr[k]) - c.mean[k]).powi(2))
+                .sum::<f32>()
+                <= bound2
+        })
+    }
+
     /// Squared colour distance from a pixel to the nearest cluster.
     pub fn nearest_distance2(&self, bgr: [u8; 3]) -> f32 {
         self.clusters
