@@ -263,7 +263,7 @@ fn keep_arms(changed: &Mat) -> opencv::Result<Mat> {
 
 /// The connected regions (8-connected) of the binary `mask` that `keep` (told whether the region
 /// reaches the picture's border, and its area in pixels) accepts, as a binary mask.
-fn keep_regions(mask: &Mat, keep: impl Fn(bool, f64) -> bool) -> opencv::Result<Mat> {
+pub(super) fn keep_regions(mask: &Mat, keep: impl Fn(bool, f64) -> bool) -> opencv::Result<Mat> {
     let (mut labels, mut stats, mut centroids) = (Mat::default(), Mat::default(), Mat::default());
     let n = imgproc::connected_components_with_stats(
         mask,

@@ -5,6 +5,7 @@ use opencv::core::Mat;
 use opencv::imgproc;
 use opencv::prelude::*;
 
+use super::occlusion::keep_regions;
 use super::rectify::{quad_homography, Quad};
 use super::terrain::ColourModel;
 use crate::sim::camera::apply_homography;
@@ -165,38 +166,9 @@ pub fn table_mask(
         opencv::core::BORDER_REPLICATE,
         opencv::core::Scalar::all(0.0),
     )?;
-    keep_reaching_border(&mut stretches)?;
-    Ok(Some(stretches))
-}
-
-/// Clears the parts of `mask` (8-connected) that do not reach its border.
-fn keep_reaching_border(mask: &mut Mat) -> opencv::Result<()> {
-    let (mut labels, mut stats, mut centroids) = (Mat::default(), Mat::default(), Mat::default());
-    let n = imgproc::connected_components_with_stats(
-        &*mask,
-        &mut labels,
-        &mut stats,
-        &mut centroids,
-        8,
-        opencv::core::CV_32S,
-    )?;
-    let (w, h) = (mask.cols(), mask.rows());
-    let keep = (0..n)
-        .map(|i| {
-            let stat = |k: i32| stats.at_2d::<i32>(i, k).copied();
-            let (left, top) = (stat(imgproc::CC_STAT_LEFT)?, stat(imgproc::CC_STAT_TOP)?);
-            let right = left + stat(imgproc::CC_STAT_WIDTH)?;
-            let bottom = top + stat(imgproc::CC_STAT_HEIGHT)?;
-            Ok(i > 0 && (left <= 0 || top <= 0 || right >= w || bottom >= h))
-        })
-        .collect::<opencv::Result<Vec<bool>>>()?;
-    let labels = labels.data_typed::<i32>()?.to_vec();
-    for (m, l) in mask.data_bytes_mut()?.iter_mut().zip(labels) {
-        if !keep[l.max(0) as usize] {
-            *m = 0;
-        }
-    }
-    Ok(())
+    Ok(Some(keep_regions(&stretches, |reaches_border, _| {
+        reaches_border
+    })?))
 }
 
 /// Squared distance from a pixel to the nearest mix of the two table colours, a little lighter
