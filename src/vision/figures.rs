@@ -277,7 +277,8 @@ fn freed_of(parts: &Parts, min_area: i32) -> opencv::Result<Vec<Option<Parts>>> 
 /// each part of `min_area` pixels or more shaped like a figure (a figure with its shadow); of
 /// any other part (the gaps between tiles, a tile's dark printed rim, with or without a figure
 /// touching them), the pieces of that size left once its long, thin lines are taken out
-/// (`freed`, from [`freed_of`]).
+/// (`freed`, from [`freed_of`]), but for a piece reaching across the patch ([`Parts::spans`]:
+/// the table beside a tile cut off its place).
 fn hide_parts(
     parts: &Parts,
     freed: &[Option<Parts>],
