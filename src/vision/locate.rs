@@ -1339,16 +1339,23 @@ mod tests {
             let colour = Scalar::new(c[0].into(), c[1].into(), c[2].into(), 0.0);
             Mat::new_rows_cols_with_default(px, px, CV_8UC3, colour).unwrap()
         };
-        // The table with a neighbour's print reaching a sixth of the way in from the east.
+        // The table with a neighbour's print reaching a sixth of the way in from the east: as
+        // dark as black paint, but reaching across the cell, so no figure.
         let mut cell = bare(dark);
-        paint(
-            &mut cell,
-            Rect::new(px - MARGIN_PX - 16, 0, 16 + MARGIN_PX, px),
-            field,
-        );
-        let (mask, _) = black.find(&cell, &model, FIGURE_SHARE).unwrap();
-        assert!(opencv::core::count_non_zero(&mask).unwrap() > px * px / 2);
+        let print = Rect::new(px - MARGIN_PX - 16, 0, 16 + MARGIN_PX, px);
+        paint(&mut cell, print, field);
+        let (mask, blobs) = black.find(&cell, &model, FIGURE_SHARE).unwrap();
+        assert!(blobs.is_empty(), "{blobs:?}");
         assert!(looks_empty(&cell, &model, &table, Some(&mask), None).unwrap());
+        // Were all of it taken for a figure's paint, it would still look empty.
+        let mut all_paint =
+            Mat::new_rows_cols_with_default(px, px, opencv::core::CV_8U, Scalar::all(255.0))
+                .unwrap();
+        Mat::roi_mut(&mut all_paint, print)
+            .unwrap()
+            .set_to(&Scalar::all(0.0), &opencv::core::no_array())
+            .unwrap();
+        assert!(looks_empty(&cell, &model, &table, Some(&all_paint), None).unwrap());
         // A field with a black figure standing on it, as dark as the table.
         let mut tile = bare(field);
         paint(&mut tile, Rect::new(30, 26, 18, 26), dark);
