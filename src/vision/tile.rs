@@ -140,7 +140,6 @@ impl TileRecognizer {
         let unseen = super::rectify::unseen(figures, out_of_view)?;
         let unseen = unseen.as_ref();
         let map = ClassMap::new(patch, model, unseen)?;
-        let on_table = table.map(|t| TableSums::new(t, out_of_view)).transpose()?;
         let side = map.width().min(map.height()).saturating_sub(2 * margin);
         let centred = map.grid(margin, margin, side);
         let looks = self.looks(model);
@@ -234,9 +233,12 @@ impl TileRecognizer {
                 .map(|f| (f, best.1, best.2, side)),
         )?;
         let off_cut = shift[0].hypot(shift[1]);
-        let on_table_cost = on_table.as_ref().map_or(0.0, |t| {
-            TABLE_CELL * self.sharpness * t.cells(best.1, best.2, side)
-        });
+        let on_table_cost = match table {
+            Some(t) => {
+                TABLE_CELL * self.sharpness * table_cells(t, out_of_view, best.1, best.2, side)?
+            }
+            None => 0.0,
+        };
         Ok((
             ranked,
             shift,
@@ -466,44 +468,26 @@ fn similarity_down_to(observed: &Observed, template: &TerrainGrid, floor: f32) -
 /// shows the table.
 const TABLE_CELL: f64 = 2.526;
 
-/// Running sums of the table's pixels in a patch (less those out of view), so that the table
-/// inside any square window counts at once. Pixels under figures count too: the table beyond
-/// the board, as dark as a black figure's paint, may pass for a figure.
-struct TableSums {
-    w: usize,
-    h: usize,
-    sums: Vec<u32>,
-}
-
-impl TableSums {
-    fn new(table: &Mat, out_of_view: Option<&Mat>) -> opencv::Result<TableSums> {
-        use opencv::prelude::{MatTraitConst, MatTraitConstManual};
-        let (w, h) = (table.cols().max(0) as usize, table.rows().max(0) as usize);
-        let on = table.data_bytes()?;
-        let hidden = out_of_view.map(|u| u.data_bytes()).transpose()?;
-        let st = w + 1;
-        let mut sums = vec![0u32; st * (h + 1)];
-        for y in 0..h {
-            for x in 0..w {
-                let k = y * w + x;
-                let t = u32::from(on[k] != 0 && hidden.is_none_or(|u| u[k] == 0));
-                sums[(y + 1) * st + x + 1] =
-                    t + sums[y * st + x + 1] + sums[(y + 1) * st + x] - sums[y * st + x];
-            }
-        }
-        Ok(TableSums { w, h, sums })
-    }
-
-    /// Grid cells' worth of table in the `side`-pixel square window at (x, y).
-    fn cells(&self, x: usize, y: usize, side: usize) -> f64 {
-        let st = self.w + 1;
-        let (x1, y1) = ((x + side).min(self.w), (y + side).min(self.h));
-        let (x0, y0) = (x.min(x1), y.min(y1));
-        let at = |x: usize, y: usize| self.sums[y * st + x];
-        let n = at(x1, y1) + at(x0, y0) - at(x1, y0) - at(x0, y1);
-        let cell = (side as f64 / super::terrain::GRID as f64).powi(2).max(1.0);
-        f64::from(n) / cell
-    }
+/// Grid cells' worth of the table's pixels (`table`, 255; less those out of view) in the
+/// `side`-pixel square window at (x, y) of a patch. Pixels under figures count too: the table
+/// beyond the board, as dark as a black figure's paint, may pass for a figure.
+fn table_cells(
+    table: &Mat,
+    out_of_view: Option<&Mat>,
+    x: usize,
+    y: usize,
+    side: usize,
+) -> opencv::Result<f64> {
+    use opencv::prelude::{MatTraitConst, MatTraitConstManual};
+    let (w, h) = (table.cols().max(0) as usize, table.rows().max(0) as usize);
+    let on = table.data_bytes()?;
+    let hidden = out_of_view.map(|u| u.data_bytes()).transpose()?;
+    let n = (y.min(h)..(y + side).min(h))
+        .flat_map(|yy| (x.min(w)..(x + side).min(w)).map(move |xx| yy * w + xx))
+        .filter(|&k| on[k] != 0 && hidden.is_none_or(|u| u[k] == 0))
+        .count();
+    let cell = (side as f64 / super::terrain::GRID as f64).powi(2).max(1.0);
+    Ok(n as f64 / cell)
 }
 
 /// How far (in similarity) below the bound a match must fall before it is given up: more than
