@@ -2456,3 +2456,61 @@ fn a_junction_whose_house_is_printed_like_a_city_reads_as_a_junction_with_a_road
         &ranked[..3]
     );
 }
+
+#[test]
+fn a_far_corner_of_an_oblique_board_seen_through_a_bending_lens_is_read_in_its_cells() {
+    // Board 2 of the data set of seed 15300 (oblique, 720p, a red-checked cloth, a lens
+    // bending the rows near the picture's edges): the start tile's pose shows the cells at
+    // the board's far north-west corner a sixth of a side too short, and the cuts its
+    // neighbours predicted there were found ever farther south, until that corner was read a
+    // row off (sixteen tiles wrong, missed or where there is none).
+    let (sample, found) = board_read_from_setup(15300, 2);
+    let cells: Vec<Pos> = sample
+        .truth
+        .tiles
+        .iter()
+        .map(|t| Pos::new(t.cell[0], t.cell[1]))
+        .collect();
+    let phantoms: Vec<Pos> = found
+        .iter()
+        .map(|l| l.pos)
+        .filter(|p| !cells.contains(p))
+        .collect();
+    assert!(
+        phantoms.is_empty(),
+        "tiles where there is none: {phantoms:?}"
+    );
+    for truth in sample
+        .truth
+        .tiles
+        .iter()
+        .filter(|t| t.cell[0] <= -2 && t.cell[1] <= -1)
+    {
+        let pos = Pos::new(truth.cell[0], truth.cell[1]);
+        let tile = found.iter().find(|l| l.pos == pos);
+        assert!(tile.is_some(), "{pos:?} not found");
+        let covered = sample.truth.meeples.iter().any(|m| m.cell == truth.cell);
+        if !covered {
+            let c = &tile.unwrap().candidates[0];
+            let rot = Rotation::from_degrees(truth.rot).unwrap();
+            assert_eq!(catalogue().tile(c.tile).name, truth.tile, "{pos:?}");
+            assert!(same_for_the_rules(c.tile, c.rot, rot), "{pos:?}: {c:?}");
+        }
+    }
+}
+
+#[test]
+fn a_cut_whose_square_is_mostly_table_shows_no_tile() {
+    // Board 16 of the data set of seed 14900 (oblique, 720p, a dark cloth): north of the W at
+    // (0, -3) lies the cloth. A cut there, two thirds of it the cloth, fitted a straight road
+    // well in the rest (the W's), and once the cut bent as the tiles near it lie matched its
+    // neighbours' edges, the W was shut out.
+    let (sample, found) = board_read_from_setup(14900, 16);
+    assert!(sample.truth.tiles.iter().all(|t| t.cell != [0, -4]));
+    assert!(found.iter().all(|l| l.pos != Pos::new(0, -4)));
+    let w = found
+        .iter()
+        .find(|l| l.pos == Pos::new(0, -3))
+        .expect("the W");
+    assert_eq!(catalogue().tile(w.candidates[0].tile).name, "W");
+}

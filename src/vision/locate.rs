@@ -12,7 +12,7 @@ use rayon::prelude::*;
 
 use super::edges::edge_kinds;
 use super::figures::Enrolment;
-use super::predict::{predict_in_read, support};
+use super::predict::{predict_in_bent_perspective, predict_in_read, support};
 use super::prints::{LearnedPrints, Print};
 use super::rectify::{
     homography_of, middle, quad_patch, shifted_quad, side_px, Quad, MARGIN_PX, PATCH_PX,
@@ -528,6 +528,20 @@ impl CellReader<'_> {
         )
     }
 
+    /// In a view at an angle, cell `pos` cut where the camera's pose bent as the tiles
+    /// `located` near it lie puts it ([`predict_in_bent_perspective`]), where that lies at
+    /// least [`BENT_APART`] off the cut `predicted`: far from the start tile the pose can
+    /// misjudge the cells' size by a sixth, and a cut so far off is found where a tile's print
+    /// fits it best, a third of a side off and more (`eval vision` 15300 board 2, oblique, with
+    /// a lens bending the rows: a corner of the board read a row off, 16 tiles wrong). A tile
+    /// is kept from it only where it fits surely ([`SURE_FIT`]): the bend follows where the
+    /// tiles near were found, a few pixels off each, and kept at any fit it moved tiles read
+    /// right on the 3rd-edition art (seven of eight art sets lost 0.1 to 0.4 points a tile).
+    fn bent(&self, pos: Pos, located: &BTreeMap<Pos, Quad>, predicted: &Quad) -> Option<Quad> {
+        let bent = predict_in_bent_perspective(located, pos, self.pose.as_ref()?)?;
+        (corners_apart(predicted, &bent) >= BENT_APART).then_some(bent)
+    }
+
     /// `quad` snapped onto the picture's edges ([`snap_to_edges`]), once for each quad.
     fn snapped(&self, quad: &Quad) -> Quad {
         let key = corner_bits(quad);
@@ -576,10 +590,11 @@ impl CellReader<'_> {
     }
 
     /// The tile at `pos` and how it matched ([`Match`]), from where the tiles `located` so far predict
-    /// it, or from that cut snapped onto the picture's edges if it scores higher (read only
-    /// where the first cut gives no tile to keep that fits at least [`SURE_FIT`]). `None`
-    /// where neither shows a tile fitting at least `min_fit` whose edges can match its
-    /// neighbours in `found` and that overlaps none of them.
+    /// it, or from that cut snapped onto the picture's edges or bent as the tiles near it lie
+    /// ([`Self::bent`]) if it scores higher (each read only where the cuts before it give no
+    /// tile to keep that fits at least [`SURE_FIT`]). `None` where none shows a tile fitting at
+    /// least `min_fit` whose edges can match its neighbours in `found`, that overlaps none of
+    /// them and whose square is not mostly table ([`MOSTLY_TABLE`]).
     fn read_cell(
         &self,
         pos: Pos,
@@ -590,25 +605,32 @@ impl CellReader<'_> {
         let Some(predicted) = predict_in_read(located, pos, self.pose.as_ref()) else {
             return Ok(None);
         };
-        // Snapped only if the first cut is read and not kept.
-        let cuts = std::iter::once(predicted)
+        // Snapped only if the first cut is read and not kept; bent the same. Each cut with the
+        // least fit of a tile to keep from it.
+        let cuts = std::iter::once((predicted, min_fit))
             .chain(
-                std::iter::once_with(|| self.snapped(&predicted))
-                    .filter(|snapped| *snapped != predicted),
+                std::iter::once_with(|| (self.snapped(&predicted), min_fit))
+                    .filter(|(snapped, _)| *snapped != predicted),
+            )
+            .chain(
+                std::iter::once_with(|| self.bent(pos, located, &predicted))
+                    .flatten()
+                    .map(|bent| (bent, min_fit.max(SURE_FIT))),
             )
             // A cell partly past the picture's edge is read from what shows of it.
-            .filter(|quad| in_view(quad, self.frame));
+            .filter(|(quad, _)| in_view(quad, self.frame));
         // Where the neighbours predict well (on the simulated tiles nearly everywhere), the
         // snapped cut adds nothing but a second read. Of two cuts that both show a tile, the
         // one the shift search scores higher: on the 2nd-edition art, the better fit lay
         // truer in only half the pairs of cuts whose found tiles lay apart.
         let mut best: Option<(Match, Located)> = None;
-        for quad in cuts {
+        for (quad, min_fit) in cuts {
             let Some(cut) = self.read(pos, &quad)? else {
                 continue;
             };
             let found_at = cut.found_at;
             if found_at.fit < min_fit
+                || found_at.on_table > MOSTLY_TABLE
                 || best
                     .as_ref()
                     .is_some_and(|(better, _)| better.score >= found_at.score)
@@ -873,6 +895,26 @@ fn sides_apart(cell: &Quad, quad: &Quad) -> f64 {
     let (there, here) = (middle(cell), middle(quad));
     (there[0] - here[0]).hypot(there[1] - here[1]) / side_px(cell)
 }
+
+/// How far (in sides of the cut) the corner of `quad` farthest from its own in `cell` lies.
+fn corners_apart(cell: &Quad, quad: &Quad) -> f64 {
+    cell.iter()
+        .zip(quad)
+        .map(|(a, b)| (a[0] - b[0]).hypot(a[1] - b[1]))
+        .fold(0.0, f64::max)
+        / side_px(cell)
+}
+
+/// How far (share of a side, at the farthest corner) the bent cut of a cell must lie from the
+/// one its neighbours predict to be read too ([`CellReader::bent`]).
+const BENT_APART: f64 = 0.1;
+
+/// Grid cells' worth of the table (of [`super::terrain::GRID`]² in a tile's square) above
+/// which a tile found there is no tile: half its square. A cut over the board's edge that fits
+/// a straight road well in its tile's half (`eval vision` 14900 board 16, a cut beyond the
+/// board); a black figure standing on a tile at the board's edge, seen against a dark table,
+/// counts as table for about a quarter (9500 board 27).
+const MOSTLY_TABLE: f64 = (super::terrain::GRID * super::terrain::GRID / 2) as f64;
 
 /// How far (share of a side) a tile may lie from where the board's grid puts its cell before
 /// [`regrid`] cuts it again: nine in ten tiles lie nearer their cells (3 mm).
@@ -1447,6 +1489,7 @@ mod tests {
                 fit: -0.2,
                 score: -20.0,
                 off_cut: 0.0,
+                on_table: 0.0,
             },
             tile: Located {
                 shows: if table_coloured {
@@ -1514,6 +1557,7 @@ mod tests {
                 fit: -0.2,
                 score: -20.0,
                 off_cut: 0.0,
+                on_table: 0.0,
             },
             tile: Located {
                 shows: CellShows::MostlyTable,

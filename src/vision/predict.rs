@@ -71,6 +71,78 @@ pub fn predict_in_perspective(found: &BTreeMap<Pos, Quad>, pos: Pos, pose: &Pose
     )
 }
 
+/// Where cell `pos` should lie as the camera `pose` sees the table, bent as the tiles found
+/// near it (within [`FIT_REACH`] cells) lie: the least-squares affine map taking their cells'
+/// middles as the pose sees them to their tiles' middles (the neighbours weighing most, a
+/// farther tile [`FARTHER_WEIGHT`]), held towards a plain shift ([`BEND_STIFFNESS`]). Taken
+/// from the start tile's foreshortening alone and for a lens not the camera's, the pose can
+/// show cells several tiles away a sixth of a side too short, and a lens bends the rows near
+/// the picture's edges; the tiles' middles are what the board read measures (their shapes
+/// are the cuts'). `None` with no neighbour found.
+pub fn predict_in_bent_perspective(
+    found: &BTreeMap<Pos, Quad>,
+    pos: Pos,
+    pose: &Pose,
+) -> Option<Quad> {
+    if !Dir::ALL.iter().any(|&d| found.contains_key(&pos.step(d))) {
+        return None;
+    }
+    let target = pose.cell(pos)?;
+    // Each tile near: its cell's middle as the pose sees it, where it was found, its weight.
+    let near: Vec<([[f64; 2]; 2], f64)> = found
+        .iter()
+        .filter_map(|(p, seen)| {
+            let (dx, dy) = ((p.x - pos.x).abs(), (p.y - pos.y).abs());
+            if dx.max(dy) > FIT_REACH || dx + dy == 0 {
+                return None;
+            }
+            let weight = if dx + dy == 1 { 1.0 } else { FARTHER_WEIGHT };
+            Some(([middle(&pose.cell(*p)?), middle(seen)], weight))
+        })
+        .collect();
+    let total: f64 = near.iter().map(|n| n.1).sum();
+    let mean = |k: usize| [0, 1].map(|c| near.iter().map(|n| n.1 * n.0[k][c]).sum::<f64>() / total);
+    let (from, to) = (mean(0), mean(1));
+    // The bend b minimises Σ w |b d − e|² + k |b − 1|² (d, e: a middle less the mean, as the
+    // pose sees it and as found): b = (Σ w e dᵀ + k) (Σ w d dᵀ + k)⁻¹.
+    let stiffness = BEND_STIFFNESS * side_px(&target).powi(2);
+    let mut dd = [[stiffness, 0.0], [0.0, stiffness]];
+    let mut ed = dd;
+    for ([seen_by_pose, seen], w) in &near {
+        let d = [seen_by_pose[0] - from[0], seen_by_pose[1] - from[1]];
+        let e = [seen[0] - to[0], seen[1] - to[1]];
+        for i in 0..2 {
+            for j in 0..2 {
+                dd[i][j] += w * d[i] * d[j];
+                ed[i][j] += w * e[i] * d[j];
+            }
+        }
+    }
+    let det = dd[0][0] * dd[1][1] - dd[0][1] * dd[1][0];
+    if !det.is_normal() {
+        return None;
+    }
+    let inverse = [
+        [dd[1][1] / det, -dd[0][1] / det],
+        [-dd[1][0] / det, dd[0][0] / det],
+    ];
+    let bend: [[f64; 2]; 2] = std::array::from_fn(|i| {
+        std::array::from_fn(|j| ed[i][0] * inverse[0][j] + ed[i][1] * inverse[1][j])
+    });
+    Some(target.map(|c| {
+        let d = [c[0] - from[0], c[1] - from[1]];
+        [0, 1].map(|i| to[i] + bend[i][0] * d[0] + bend[i][1] * d[1])
+    }))
+}
+
+/// What a tile farther than a neighbour weighs in [`predict_in_bent_perspective`]'s bend
+/// against a neighbour.
+const FARTHER_WEIGHT: f64 = 0.5;
+
+/// How stiffly [`predict_in_bent_perspective`]'s bend keeps to a plain shift: as stiffly as a
+/// quarter of a neighbour's weight (in cell sides squared) holds it.
+const BEND_STIFFNESS: f64 = 0.25;
+
 /// Where cell `pos` should lie: in the camera's perspective where a `pose` is known (a view
 /// at an angle, [`Pose::of_oblique_start`]), else from a grid fitted to the tiles found around
 /// it ([`predict_fitted`], seen from above).
@@ -436,5 +508,52 @@ mod tests {
             "{between:?}"
         );
         assert_eq!(predict_in_perspective(&found, Pos::new(5, 5), &pose), None);
+    }
+
+    #[test]
+    fn a_far_cell_follows_the_tiles_near_it_where_the_start_tile_misjudges_the_lens() {
+        // A camera of 60° looking 45° down; the pose taken from the start tile's
+        // foreshortening for a lens of 72°. Nine tiles found where they lie, up the picture.
+        let cam =
+            crate::sim::camera::Camera::oblique([1280, 720], 60.0, [22.75, 22.75], 700.0, 45.0);
+        let ideal = |x: i32, y: i32| {
+            let p = |u: f64, v: f64| {
+                cam.project_ideal([(f64::from(x) + u) * 45.5, (f64::from(y) + v) * 45.5, 0.0])
+                    .expect("in front")
+            };
+            [p(0.0, 0.0), p(1.0, 0.0), p(1.0, 1.0), p(0.0, 1.0)]
+        };
+        let pose = Pose::from_foreshortening(Pos::new(0, 0), &ideal(0, 0), [1280, 720], 72.0)
+            .unwrap()
+            .expect("a pose");
+        let found: BTreeMap<Pos, Quad> = (-4..=-2)
+            .flat_map(|x| (-5..=-3).map(move |y| Pos::new(x, y)))
+            .map(|p| (p, ideal(p.x, p.y)))
+            .collect();
+        // West of the block and north of it: cells the pose shifted with their neighbours puts
+        // a tenth of a side off and more; bent, half as far off at most.
+        for target in [Pos::new(-5, -4), Pos::new(-3, -6)] {
+            let truth = ideal(target.x, target.y);
+            let plain = predict_in_perspective(&found, target, &pose).expect("a neighbour");
+            let bent = predict_in_bent_perspective(&found, target, &pose).expect("a neighbour");
+            let (plain_off, bent_off) = (corners_off(&truth, &plain), corners_off(&truth, &bent));
+            assert!(plain_off > 0.09, "{plain:?}");
+            assert!(bent_off < 0.5 * plain_off, "{bent:?} vs {plain:?}");
+        }
+        // With no neighbour found, nothing is predicted.
+        assert_eq!(
+            predict_in_bent_perspective(&found, Pos::new(5, 5), &pose),
+            None
+        );
+    }
+
+    /// How far (in sides of `truth`) the corner of `quad` farthest from its own lies.
+    fn corners_off(truth: &Quad, quad: &Quad) -> f64 {
+        truth
+            .iter()
+            .zip(quad)
+            .map(|(a, b)| (a[0] - b[0]).hypot(a[1] - b[1]))
+            .fold(0.0, f64::max)
+            / side_px(truth)
     }
 }

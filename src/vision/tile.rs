@@ -233,12 +233,11 @@ impl TileRecognizer {
                 .map(|f| (f, best.1, best.2, side)),
         )?;
         let off_cut = shift[0].hypot(shift[1]);
-        let on_table_cost = match table {
-            Some(t) => {
-                TABLE_CELL * self.sharpness * table_cells(t, out_of_view, best.1, best.2, side)?
-            }
+        let on_table = match table {
+            Some(t) => table_cells(t, out_of_view, best.1, best.2, side)?,
             None => 0.0,
         };
+        let on_table_cost = TABLE_CELL * self.sharpness * on_table;
         Ok((
             ranked,
             shift,
@@ -246,6 +245,7 @@ impl TileRecognizer {
                 fit,
                 score: best.0 - on_table_cost,
                 off_cut,
+                on_table,
             },
         ))
     }
@@ -404,6 +404,9 @@ pub struct Match {
     /// How far (patch pixels) the tile was found off the cut: the score paid [`SHIFT_COST`]
     /// per pixel squared for it.
     pub off_cut: f64,
+    /// Grid cells' worth of the table inside the tile's square where it was found: the score
+    /// paid [`TABLE_CELL`] (before sharpness) for each.
+    pub on_table: f64,
 }
 
 impl Match {
@@ -539,6 +542,7 @@ mod tests {
             fit: -0.2,
             score: -10.0,
             off_cut: 3.0,
+            on_table: 0.0,
         };
         assert_eq!(found.score_if_cut_off(3.0), -10.0);
         assert!((found.score_if_cut_off(0.0) - (-10.0 + SHIFT_COST * 9.0)).abs() < 1e-12);
