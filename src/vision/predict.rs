@@ -472,18 +472,8 @@ mod tests {
 
     #[test]
     fn a_cell_in_perspective_moves_with_its_laid_neighbours() {
-        let cam =
-            crate::sim::camera::Camera::oblique([1280, 720], 65.0, [22.75, 22.75], 700.0, 40.0);
-        let ideal = |x: i32, y: i32| {
-            let p = |u: f64, v: f64| {
-                cam.project_ideal([(f64::from(x) + u) * 45.5, (f64::from(y) + v) * 45.5, 0.0])
-                    .expect("in front")
-            };
-            [p(0.0, 0.0), p(1.0, 0.0), p(1.0, 1.0), p(0.0, 1.0)]
-        };
-        let pose = Pose::from_foreshortening(Pos::new(0, 0), &ideal(0, 0), [1280, 720], 65.0)
-            .unwrap()
-            .expect("a pose");
+        let (cam, pose) = oblique_camera(65.0, 40.0, 65.0);
+        let ideal = |x: i32, y: i32| seen_cell(&cam, x, y);
         let moved = |q: Quad, by: [f64; 2]| q.map(|c| [c[0] + by[0], c[1] + by[1]]);
         // Tiles laid with gaps: the start tile where the camera sees its cell, the one north of
         // it 4 pixels further north, the one east of that 2 pixels east.
@@ -514,18 +504,8 @@ mod tests {
     fn a_far_cell_follows_the_tiles_near_it_where_the_start_tile_misjudges_the_lens() {
         // A camera of 60° looking 45° down; the pose taken from the start tile's
         // foreshortening for a lens of 72°. Nine tiles found where they lie, up the picture.
-        let cam =
-            crate::sim::camera::Camera::oblique([1280, 720], 60.0, [22.75, 22.75], 700.0, 45.0);
-        let ideal = |x: i32, y: i32| {
-            let p = |u: f64, v: f64| {
-                cam.project_ideal([(f64::from(x) + u) * 45.5, (f64::from(y) + v) * 45.5, 0.0])
-                    .expect("in front")
-            };
-            [p(0.0, 0.0), p(1.0, 0.0), p(1.0, 1.0), p(0.0, 1.0)]
-        };
-        let pose = Pose::from_foreshortening(Pos::new(0, 0), &ideal(0, 0), [1280, 720], 72.0)
-            .unwrap()
-            .expect("a pose");
+        let (cam, pose) = oblique_camera(60.0, 45.0, 72.0);
+        let ideal = |x: i32, y: i32| seen_cell(&cam, x, y);
         let found: BTreeMap<Pos, Quad> = (-4..=-2)
             .flat_map(|x| (-5..=-3).map(move |y| Pos::new(x, y)))
             .map(|p| (p, ideal(p.x, p.y)))
@@ -545,6 +525,36 @@ mod tests {
             predict_in_bent_perspective(&found, Pos::new(5, 5), &pose),
             None
         );
+    }
+
+    /// A 720p camera of `hfov_deg` looking `tilt_deg` from straight down at the start tile,
+    /// and the pose its start tile's foreshortening shows for a lens of `pose_hfov_deg`.
+    fn oblique_camera(
+        hfov_deg: f64,
+        tilt_deg: f64,
+        pose_hfov_deg: f64,
+    ) -> (crate::sim::camera::Camera, Pose) {
+        let cam = crate::sim::camera::Camera::oblique(
+            [1280, 720],
+            hfov_deg,
+            [22.75, 22.75],
+            700.0,
+            tilt_deg,
+        );
+        let start = seen_cell(&cam, 0, 0);
+        let pose = Pose::from_foreshortening(Pos::new(0, 0), &start, [1280, 720], pose_hfov_deg)
+            .unwrap()
+            .expect("a pose");
+        (cam, pose)
+    }
+
+    /// Cell (x, y)'s corners as `cam` sees the table (tiles of 45.5 mm, no lens bending).
+    fn seen_cell(cam: &crate::sim::camera::Camera, x: i32, y: i32) -> Quad {
+        let p = |u: f64, v: f64| {
+            cam.project_ideal([(f64::from(x) + u) * 45.5, (f64::from(y) + v) * 45.5, 0.0])
+                .expect("in front")
+        };
+        [p(0.0, 0.0), p(1.0, 0.0), p(1.0, 1.0), p(0.0, 1.0)]
     }
 
     /// How far (in sides of `truth`) the corner of `quad` farthest from its own lies.
