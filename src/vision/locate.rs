@@ -536,7 +536,7 @@ impl CellReader<'_> {
     /// a lens bending the rows: a corner of the board read a row off, 16 tiles wrong). A tile
     /// is kept from it only where it fits surely ([`SURE_FIT`]): the bend follows where the
     /// tiles near were found, a few pixels off each, and kept at any fit it moved tiles read
-    /// right on the 3rd-edition art (seven of eight art sets lost 0.1 to 0.4 points a tile).
+    /// right on the 2nd-edition art (seven of eight art sets lost 0.1 to 0.4 points a tile).
     fn bent(&self, pos: Pos, located: &BTreeMap<Pos, Quad>, predicted: &Quad) -> Option<Quad> {
         let bent = predict_in_bent_perspective(located, pos, self.pose.as_ref()?)?;
         (corners_apart(predicted, &bent) >= BENT_APART).then_some(bent)
