@@ -2514,3 +2514,34 @@ fn a_cut_whose_square_is_mostly_table_shows_no_tile() {
         .expect("the W");
     assert_eq!(catalogue().tile(w.candidates[0].tile).name, "W");
 }
+
+#[test]
+fn a_tile_all_city_beside_its_only_neighbour_on_a_wooden_table_is_read_where_its_shield_shows() {
+    // Board 6 of the data set of seed 15500 (overhead, 1080p, a wooden table): C lies at the
+    // board's east edge beside one tile, its roofs passing for the wood; its shield tells its
+    // rotation, so it is read surely.
+    let (sample, found) = board_read_from_setup(15500, 6);
+    let truth = sample
+        .truth
+        .tiles
+        .iter()
+        .find(|t| t.cell == [4, 1])
+        .expect("a tile at (4, 1)");
+    assert_eq!(truth.tile, "C");
+    let c = found
+        .iter()
+        .find(|l| l.pos == Pos::new(4, 1))
+        .expect("the C is found");
+    assert_eq!(catalogue().tile(c.candidates[0].tile).name, "C");
+}
+
+#[test]
+fn a_patch_of_wooden_table_beside_a_city_side_is_no_tile_all_city() {
+    // Board 18 of the data set of seed 14900 (oblique, 720p, a wooden table): north of the S
+    // at (-8, -1) lies bare wood, read as C alike at every rotation.
+    let (sample, found) = board_read_from_setup(14900, 18);
+    assert!(sample.truth.tiles.iter().all(|t| t.cell != [-8, -2]));
+    assert!(sample.truth.tiles.iter().any(|t| t.cell == [-8, -1]));
+    assert!(found.iter().any(|l| l.pos == Pos::new(-8, -1)));
+    assert!(found.iter().all(|l| l.pos != Pos::new(-8, -2)));
+}
