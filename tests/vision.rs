@@ -2545,3 +2545,18 @@ fn a_patch_of_wooden_table_beside_a_city_side_is_no_tile_all_city() {
     assert!(found.iter().any(|l| l.pos == Pos::new(-8, -1)));
     assert!(found.iter().all(|l| l.pos != Pos::new(-8, -2)));
 }
+
+#[test]
+fn a_hole_of_wooden_table_between_three_city_sides_is_no_tile() {
+    // Board 25 of the data set of seed 14700 (oblique, 720p, a wooden table as brown as the
+    // cities): (2, -1) lies between an F's and an I's city sides, an A's field south of it.
+    // Cut a quarter of a side into the A, the wood fitted R, the A's field as R's own.
+    let (sample, found) = board_read_from_setup(14700, 25);
+    for hole in [[2, -1], [-6, -4]] {
+        assert!(sample.truth.tiles.iter().all(|t| t.cell != hole));
+        assert!(found.iter().all(|l| l.pos != Pos::new(hole[0], hole[1])));
+    }
+    for tile in [[1, -1], [3, -1], [2, 0]] {
+        assert!(found.iter().any(|l| l.pos == Pos::new(tile[0], tile[1])));
+    }
+}

@@ -346,7 +346,7 @@ fn leap(
             };
             if read.found_at.fit < SURE_FIT
                 || read.tile.shows != CellShows::Tile
-                || overlaps(&read.tile.quad, located)
+                || overlaps(&read.tile.quad, located, APART)
             {
                 continue;
             }
@@ -635,7 +635,7 @@ impl CellReader<'_> {
                     .as_ref()
                     .is_some_and(|(better, _)| better.score >= found_at.score)
                 || !cut.fits_neighbours(found)
-                || overlaps(&cut.tile.quad, located)
+                || cut.lies_over(located)
             {
                 continue;
             }
@@ -1028,15 +1028,15 @@ fn read_cut(
 }
 
 /// Whether a tile found at `quad` would lie over a tile already found: their middles nearer
-/// than [`APART`] of a tile side, measured along either tile's own sides (neighbours' middles
+/// than `apart` of a tile side ([`APART`]), measured along either tile's own sides (neighbours' middles
 /// are a side apart, give or take how far each lies off its cell; seen at a slant, a tile shows
 /// much shorter one way than the other, and a cut squashed between two tiles shorter still).
 /// Busy print far from the start tile can fit a cut half a tile off.
-fn overlaps(quad: &Quad, found: &BTreeMap<Pos, Quad>) -> bool {
+fn overlaps(quad: &Quad, found: &BTreeMap<Pos, Quad>, apart: f64) -> bool {
     let m = middle(quad);
     found.values().any(|q| {
         let n = middle(q);
-        tiles_apart(quad, m, n).min(tiles_apart(q, m, n)) < APART
+        tiles_apart(quad, m, n).min(tiles_apart(q, m, n)) < apart
     })
 }
 
@@ -1065,6 +1065,15 @@ fn tiles_apart(quad: &Quad, a: [f64; 2], b: [f64; 2]) -> f64 {
 
 /// How near (in tile sides) two tiles' middles may lie ([`overlaps`]).
 const APART: f64 = 0.7;
+
+/// How near (in tile sides) a tile found where its cut shows the table's colours may lie to a
+/// tile found ([`CutRead::lies_over`]): a patch of wooden table between three city sides, cut
+/// a quarter of a side into the tile below it, fitted a city on three sides with that tile's
+/// field as its own (`eval vision` 14700 board 25). Tiles lie some 0.9 of a side apart and
+/// more; asked of every cut, 0.8 cost seven of the eight 2nd-edition art sets 0.1 to 0.7
+/// points a tile (its busy print fits tiles a quarter of a side off before the board's grid
+/// sets them right).
+const APART_SHOWING_TABLE: f64 = 0.8;
 
 /// How often a cell is tried in all ([`read_board`]).
 const TRIES: u32 = 2;
@@ -1184,6 +1193,16 @@ impl CutRead {
         unlike_the_table && neighbours >= least && disagreeing == 0
     }
 
+    /// Whether its tile would lie over one of the tiles `located` ([`overlaps`]): nearer than
+    /// [`APART`] to one, or [`APART_SHOWING_TABLE`] where the cut shows the table's colours.
+    fn lies_over(&self, located: &BTreeMap<Pos, Quad>) -> bool {
+        let apart = match self.tile.shows {
+            CellShows::Tile => APART,
+            _ => APART_SHOWING_TABLE,
+        };
+        overlaps(&self.tile.quad, located, apart)
+    }
+
     /// Whether the tile fits surely ([`SURE_FIT`]) close to where it was cut (less than
     /// [`RECUT_OFF_PX`] off) and one of its readings that match the tiles `found` beside it
     /// stands out among those ([`SURE_READING`]). A patch of table read as a city fits the
@@ -1213,7 +1232,7 @@ impl CutRead {
         self.found_at.fit >= MIN_FIT
             && first.is_some_and(|s| self.found_at.score > s.score_if_cut_off(off))
             && self.fits_neighbours(found)
-            && !overlaps(&self.tile.quad, &others)
+            && !self.lies_over(&others)
     }
 }
 
@@ -1808,11 +1827,36 @@ mod tests {
     #[test]
     fn a_tile_half_a_tile_off_one_found_lies_over_it_and_its_neighbour_does_not() {
         let found: BTreeMap<Pos, Quad> = [(Pos::new(0, 0), square(0.0, 0.0))].into();
-        assert!(overlaps(&square(0.0, 50.0), &found));
-        assert!(overlaps(&square(40.0, 40.0), &found));
+        assert!(overlaps(&square(0.0, 50.0), &found, APART));
+        assert!(overlaps(&square(40.0, 40.0), &found, APART));
         // Neighbours, one laid a few millimetres off its cell (a tenth of a tile).
-        assert!(!overlaps(&square(100.0, 0.0), &found));
-        assert!(!overlaps(&square(-8.0, 92.0), &found));
+        assert!(!overlaps(&square(100.0, 0.0), &found, APART));
+        assert!(!overlaps(&square(-8.0, 92.0), &found, APART));
+    }
+
+    #[test]
+    fn a_cut_showing_the_table_s_colours_may_not_reach_a_quarter_side_into_a_tile_found() {
+        // A cell above the tile found at (0, 0), its tile found a quarter of a side into it.
+        let found: BTreeMap<Pos, Quad> = [(Pos::new(0, 0), square(0.0, 0.0))].into();
+        let cut = |shows| CutRead {
+            found_at: Match {
+                fit: -0.2,
+                score: -20.0,
+                off_cut: 0.0,
+                on_table: 0.0,
+            },
+            tile: Located {
+                quad: square(0.0, -75.0),
+                shows,
+                ..read_surely(0, -1, "R")
+            },
+        };
+        assert!(!cut(CellShows::Tile).lies_over(&found));
+        assert!(cut(CellShows::TableColours).lies_over(&found));
+        // A tenth of a side into it, as tiles laid a few millimetres off their cells lie.
+        let mut near = cut(CellShows::TableColours);
+        near.tile.quad = square(0.0, -90.0);
+        assert!(!near.lies_over(&found));
     }
 
     #[test]
@@ -1821,12 +1865,12 @@ mod tests {
         // one found below lies a tenth of a tile (3 pixels) nearer its neighbour than its cell.
         let slanted = |x: f64, y: f64| [[x, y], [x + 44.0, y], [x + 44.0, y + 27.0], [x, y + 27.0]];
         let found: BTreeMap<Pos, Quad> = [(Pos::new(0, 0), slanted(0.0, 0.0))].into();
-        assert!(!overlaps(&slanted(0.0, 24.0), &found));
+        assert!(!overlaps(&slanted(0.0, 24.0), &found, APART));
         // Half a tile down it lies over the tile found.
-        assert!(overlaps(&slanted(0.0, 13.5), &found));
+        assert!(overlaps(&slanted(0.0, 13.5), &found, APART));
         // A cut squashed to 25 pixels high, its middle 18 below the tile found: over it, by
         // that tile's sides (not by its own).
         let squashed = [[0.0, 19.0], [44.0, 19.0], [44.0, 44.0], [0.0, 44.0]];
-        assert!(overlaps(&squashed, &found));
+        assert!(overlaps(&squashed, &found, APART));
     }
 }
