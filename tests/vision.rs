@@ -2560,3 +2560,23 @@ fn a_hole_of_wooden_table_between_three_city_sides_is_no_tile() {
         assert!(found.iter().any(|l| l.pos == Pos::new(tile[0], tile[1])));
     }
 }
+
+#[test]
+fn a_city_tile_with_a_road_beside_its_only_neighbour_on_a_checked_cloth_is_read() {
+    // Board 4 of the data set of seed 15900 (1080p, a red-checked cloth): S lies at the board's
+    // east edge above an H, its brown city passing for the cloth (a cut showing hardly anything
+    // but the table's colours), read surely as S: its road tells a tile.
+    let (sample, found) = board_read_from_setup(15900, 4);
+    let truth = sample
+        .truth
+        .tiles
+        .iter()
+        .find(|t| t.cell == [5, 0])
+        .expect("a tile at (5, 0)");
+    assert_eq!(truth.tile, "S");
+    let s = found
+        .iter()
+        .find(|l| l.pos == Pos::new(5, 0))
+        .expect("the S is found");
+    assert_eq!(catalogue().tile(s.candidates[0].tile).name, "S");
+}

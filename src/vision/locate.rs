@@ -25,7 +25,7 @@ use super::table::blend_within;
 use super::terrain::{same_for_the_rules, ColourModel};
 use super::tile::{Candidate, Match, TileRecognizer};
 use super::viewpoint::{Pose, Viewpoint};
-use crate::rules::{catalogue, Dir, Pos, Rotation, TileId};
+use crate::rules::{catalogue, Dir, EdgeKind, Pos, Rotation, TileId};
 use crate::sim::camera::apply_homography;
 
 /// The least mean log-overlap per seen grid cell for a patch to count as a tile at all.
@@ -1133,6 +1133,14 @@ fn disagreeing(c: &Candidate, neighbours: &[(Dir, &[Candidate])]) -> usize {
         .count()
 }
 
+/// Whether a reading has a road leaving one of its sides.
+fn has_road(reading: &Candidate) -> bool {
+    let tile = catalogue().tile(reading.tile);
+    Dir::ALL
+        .iter()
+        .any(|&d| tile.edge(d, reading.rot) == EdgeKind::Road)
+}
+
 /// The share the likeliest of the plausible readings of the cell at `pos` that match every
 /// tile `found` beside it holds of those readings' probability; 0 where none does. Its twins
 /// for the rules (the same tile at rotations the rules cannot tell apart) count with it where
@@ -1169,7 +1177,9 @@ impl CutRead {
     /// Whether its tile can lie beside the tiles `found` ([`fits_neighbours`]). A cut showing
     /// mostly the table's colours must match every one, of two or more (one will do for a cut
     /// read surely, [`CutRead::is_sure`]; three or more where it showed hardly anything else,
-    /// [`CellShows::MostlyTable`], and then only where it fits surely, [`SURE_FIT`]), one of
+    /// [`CellShows::MostlyTable`], and then only where it fits surely, [`SURE_FIT`], unless it
+    /// is read surely as a tile with a road, which no patch of table shows: `eval vision` 15900
+    /// board 4, a city tile on three sides on a red-checked cloth, beside one tile), one of
     /// which does not show them: a patch of table, read as a city, matches any city side beside
     /// it, and a row of such patches each other (a wooden table's stripes beside the brown
     /// cities of a simulated style; a red-checked table between three city sides, `eval vision`
@@ -1183,6 +1193,11 @@ impl CutRead {
             CellShows::TableColours => 2,
             CellShows::MostlyTable | CellShows::Table if self.found_at.fit < SURE_FIT => {
                 return false
+            }
+            CellShows::MostlyTable
+                if self.is_sure(found) && candidates.first().is_some_and(has_road) =>
+            {
+                1
             }
             CellShows::MostlyTable | CellShows::Table => ENCLOSED,
         };
@@ -1245,7 +1260,8 @@ pub enum CellShows {
     /// editions' brown) passes for a wooden or red-checked table.
     TableColours,
     /// Up to [`TABLE_IN_ENCLOSED`] of table: the table, or a tile all city whose roofs pass
-    /// for a wooden table, which only tiles on three sides or more can tell.
+    /// for a wooden table, which only tiles on three sides or more (or a road it shows) can
+    /// tell.
     MostlyTable,
     /// More table.
     Table,
@@ -1625,9 +1641,28 @@ mod tests {
                 fit: SURE_FIT - 0.1,
                 ..all_city.found_at
             },
-            ..all_city
+            ..all_city.clone()
         };
         assert!(!poor.fits_neighbours(&three));
+        // Read surely as a tile with a road (S, city on three sides), one neighbour will do;
+        // read surely as the same tile without it (R), it will not.
+        for (name, beside_one) in [("S", true), ("R", false)] {
+            let read = CutRead {
+                tile: Located {
+                    shows: CellShows::MostlyTable,
+                    ..at(0, 0, name)
+                },
+                ..all_city.clone()
+            };
+            let tile = catalogue().tile(catalogue().tile_id(name).unwrap());
+            let city_side = *Dir::ALL
+                .iter()
+                .find(|&&d| tile.edge(d, Rotation::R0) == EdgeKind::City)
+                .unwrap();
+            let step = Pos::new(0, 0).step(city_side);
+            let neighbour = [at(step.x, step.y, "C")];
+            assert_eq!(read.fits_neighbours(&neighbour), beside_one, "{name}");
+        }
     }
 
     #[test]
