@@ -1709,6 +1709,20 @@ fn board_read_from_setup(
     (sample, found)
 }
 
+/// Asserts that board `index` of the data set of `seed` has tile `name` at `cell`, and that the
+/// full read finds a tile there and reads it as that type.
+fn assert_tile_found(seed: u64, index: usize, cell: Pos, name: &str) {
+    let (sample, found) = board_read_from_setup(seed, index);
+    let truth = sample
+        .truth
+        .tiles
+        .iter()
+        .find(|t| t.cell == [cell.x, cell.y]);
+    assert_eq!(truth.map(|t| t.tile.as_str()), Some(name));
+    let read = found.iter().find(|l| l.pos == cell).expect("found");
+    assert_eq!(catalogue().tile(read.candidates[0].tile).name, name);
+}
+
 /// Asserts that board `index` of the data set of `seed` has tile `name` lying with `rot` at
 /// `cell` with a follower on it, and that the full read reads it so.
 fn assert_follower_s_tile_read_true(seed: u64, index: usize, cell: Pos, name: &str, rot: Rotation) {
@@ -2520,19 +2534,7 @@ fn a_tile_all_city_beside_its_only_neighbour_on_a_wooden_table_is_read_where_its
     // Board 6 of the data set of seed 15500 (overhead, 1080p, a wooden table): C lies at the
     // board's east edge beside one tile, its roofs passing for the wood; its shield tells its
     // rotation, so it is read surely.
-    let (sample, found) = board_read_from_setup(15500, 6);
-    let truth = sample
-        .truth
-        .tiles
-        .iter()
-        .find(|t| t.cell == [4, 1])
-        .expect("a tile at (4, 1)");
-    assert_eq!(truth.tile, "C");
-    let c = found
-        .iter()
-        .find(|l| l.pos == Pos::new(4, 1))
-        .expect("the C is found");
-    assert_eq!(catalogue().tile(c.candidates[0].tile).name, "C");
+    assert_tile_found(15500, 6, Pos::new(4, 1), "C");
 }
 
 #[test]
@@ -2566,17 +2568,5 @@ fn a_city_tile_with_a_road_beside_its_only_neighbour_on_a_checked_cloth_is_read(
     // Board 4 of the data set of seed 15900 (1080p, a red-checked cloth): S lies at the board's
     // east edge above an H, its brown city passing for the cloth (a cut showing hardly anything
     // but the table's colours), read surely as S: its road tells a tile.
-    let (sample, found) = board_read_from_setup(15900, 4);
-    let truth = sample
-        .truth
-        .tiles
-        .iter()
-        .find(|t| t.cell == [5, 0])
-        .expect("a tile at (5, 0)");
-    assert_eq!(truth.tile, "S");
-    let s = found
-        .iter()
-        .find(|l| l.pos == Pos::new(5, 0))
-        .expect("the S is found");
-    assert_eq!(catalogue().tile(s.candidates[0].tile).name, "S");
+    assert_tile_found(15900, 4, Pos::new(5, 0), "S");
 }

@@ -1540,12 +1540,7 @@ mod tests {
     fn a_cut_showing_the_table_s_colours_must_match_two_neighbours_or_more_one_unlike_the_table() {
         let at = read_surely;
         let city = |table_coloured: bool| CutRead {
-            found_at: Match {
-                fit: -0.2,
-                score: -20.0,
-                off_cut: 0.0,
-                on_table: 0.0,
-            },
+            found_at: fitting_surely(),
             tile: Located {
                 shows: if table_coloured {
                     CellShows::TableColours
@@ -1616,12 +1611,7 @@ mod tests {
     fn a_cut_showing_hardly_anything_but_the_table_s_colours_must_match_three_neighbours() {
         let at = read_surely;
         let all_city = CutRead {
-            found_at: Match {
-                fit: -0.2,
-                score: -20.0,
-                off_cut: 0.0,
-                on_table: 0.0,
-            },
+            found_at: fitting_surely(),
             tile: Located {
                 shows: CellShows::MostlyTable,
                 ..at(0, 0, "C")
@@ -1695,6 +1685,16 @@ mod tests {
     }
 
     /// Tile `name` read surely (at rotation 0) in cell (x, y), 100 pixels a side.
+    /// How a cut read surely, where it was cut, matched.
+    fn fitting_surely() -> Match {
+        Match {
+            fit: -0.2,
+            score: -20.0,
+            off_cut: 0.0,
+            on_table: 0.0,
+        }
+    }
+
     fn read_surely(x: i32, y: i32, name: &str) -> Located {
         let blank = Mat::new_rows_cols_with_default(
             16,
@@ -1874,12 +1874,7 @@ mod tests {
         // A cell above the tile found at (0, 0), its tile found a quarter of a side into it.
         let found: BTreeMap<Pos, Quad> = [(Pos::new(0, 0), square(0.0, 0.0))].into();
         let cut = |shows| CutRead {
-            found_at: Match {
-                fit: -0.2,
-                score: -20.0,
-                off_cut: 0.0,
-                on_table: 0.0,
-            },
+            found_at: fitting_surely(),
             tile: Located {
                 quad: square(0.0, -75.0),
                 shows,
