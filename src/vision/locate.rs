@@ -1028,10 +1028,10 @@ fn read_cut(
 }
 
 /// Whether a tile found at `quad` would lie over a tile already found: their middles nearer
-/// than `apart` of a tile side ([`APART`]), measured along either tile's own sides (neighbours' middles
-/// are a side apart, give or take how far each lies off its cell; seen at a slant, a tile shows
-/// much shorter one way than the other, and a cut squashed between two tiles shorter still).
-/// Busy print far from the start tile can fit a cut half a tile off.
+/// than `apart` of a tile side ([`APART`]), measured along either tile's own sides
+/// (neighbours' middles are a side apart, give or take how far each lies off its cell; seen
+/// at a slant, a tile shows much shorter one way than the other, and a cut squashed between
+/// two tiles shorter still). Busy print far from the start tile can fit a cut half a tile off.
 fn overlaps(quad: &Quad, found: &BTreeMap<Pos, Quad>, apart: f64) -> bool {
     let m = middle(quad);
     found.values().any(|q| {
@@ -1133,6 +1133,19 @@ fn disagreeing(c: &Candidate, neighbours: &[(Dir, &[Candidate])]) -> usize {
         .count()
 }
 
+/// The plausible readings of the cell at `pos` that match every tile `found` beside it, the
+/// likeliest first.
+fn plausible_fitting<'a>(
+    candidates: &'a [Candidate],
+    pos: Pos,
+    found: &[Located],
+) -> Vec<&'a Candidate> {
+    let neighbours = neighbours_of(pos, found);
+    plausible(candidates)
+        .filter(|c| disagreeing(c, &neighbours) == 0)
+        .collect()
+}
+
 /// Whether a reading has a road leaving one of its sides.
 fn has_road(reading: &Candidate) -> bool {
     let tile = catalogue().tile(reading.tile);
@@ -1148,10 +1161,7 @@ fn has_road(reading: &Candidate) -> bool {
 /// all city reads alike at every rotation but for its shield, which, in view, tells one
 /// rotation, while a patch of table read as a city shows none and splits evenly over them.
 fn share_of_likeliest_fitting(candidates: &[Candidate], pos: Pos, found: &[Located]) -> f64 {
-    let neighbours = neighbours_of(pos, found);
-    let fitting: Vec<&Candidate> = plausible(candidates)
-        .filter(|c| disagreeing(c, &neighbours) == 0)
-        .collect();
+    let fitting = plausible_fitting(candidates, pos, found);
     let total: f64 = fitting.iter().map(|c| c.probability).sum();
     fitting.first().map_or(0.0, |best| {
         let with_twins: f64 = fitting
@@ -1195,7 +1205,10 @@ impl CutRead {
                 return false
             }
             CellShows::MostlyTable
-                if self.is_sure(found) && candidates.first().is_some_and(has_road) =>
+                if self.is_sure(found)
+                    && plausible_fitting(candidates, pos, found)
+                        .first()
+                        .is_some_and(|c| has_road(c)) =>
             {
                 1
             }
