@@ -2100,9 +2100,9 @@ fn the_occlusion_mask_refuses_frames_it_cannot_compare() {
 fn empty_cells_of_a_grained_table_printed_like_the_city_look_empty() {
     use meeplecam::camera::FrameSource;
     use meeplecam::sim::game::film_game;
-    use meeplecam::vision::locate::looks_empty;
     use meeplecam::vision::predict::predict;
     use meeplecam::vision::rectify::{quad_patch, MARGIN_PX};
+    use meeplecam::vision::table::looks_empty;
     use meeplecam::vision::table::table_colours_near;
     use std::collections::BTreeMap;
     // A filmed game (eval track's seed 2100 game 12) on brown wood whose grain shades from dark

@@ -14,7 +14,7 @@ use crate::record::TurnEntry;
 use crate::rules::{catalogue, Dir, EdgeKind, Placement, Pos, Rotation, TileId};
 use crate::sim::camera::apply_homography;
 use crate::vision::figures::FIGURE_SHARE;
-use crate::vision::locate::{in_view, looks_empty, MIN_FIT};
+use crate::vision::locate::{in_view, MIN_FIT};
 use crate::vision::predict::predict;
 use crate::vision::prints::{LearnedPrints, Print};
 use crate::vision::rectify::{
@@ -22,7 +22,7 @@ use crate::vision::rectify::{
     Quad, MARGIN_PX,
 };
 use crate::vision::snap::snap_to_edges;
-use crate::vision::table::table_like;
+use crate::vision::table::{looks_empty, table_like};
 use crate::vision::terrain::{differ_by_shields, same_for_the_rules, ColourModel};
 use crate::vision::tile::Candidate;
 

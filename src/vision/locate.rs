@@ -1,6 +1,6 @@
 //! Board localisation: a board read outwards from the start tile ([`super::start`]), each tile
 //! cut where the tiles around it predict it ([`super::predict`]) and refined by its own picture,
-//! and each cell told to show a tile or the table.
+//! and each cell told to show a tile or the table ([`super::table::what_cell_shows`]).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::sync::Mutex;
@@ -21,7 +21,7 @@ use super::relearn::city_colours;
 use super::snap::snap_to_edges;
 use super::standing::Figures;
 use super::start::relocate_start;
-use super::table::blend_within;
+use super::table::{table_whatever_figures, what_cell_shows, CellShows};
 use super::terrain::{same_for_the_rules, ColourModel};
 use super::tile::{Candidate, Match, TileRecognizer};
 use super::viewpoint::{Pose, Viewpoint};
@@ -1264,37 +1264,6 @@ impl CutRead {
     }
 }
 
-/// What the middle of a cell patch shows, by its share of table pixels ([`what_cell_shows`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CellShows {
-    /// At most [`TABLE_IN_TILE`] of table.
-    Tile,
-    /// Up to [`TABLE_IN_CITY`] of table: the table, or a city whose print (red roofs, some
-    /// editions' brown) passes for a wooden or red-checked table.
-    TableColours,
-    /// Up to [`TABLE_IN_ENCLOSED`] of table: the table, or a tile all city whose roofs pass
-    /// for a wooden table, which only tiles on three sides or more (or a road it shows) can
-    /// tell.
-    MostlyTable,
-    /// More table.
-    Table,
-}
-
-/// The largest share of table pixels in a cell that surely shows a tile: well below what bare
-/// table shows (some 0.95), above what a tile of green fields and roads shows.
-const TABLE_IN_TILE: f64 = 0.7;
-
-/// The largest share of table pixels in a cell that may still show a tile: city tiles of
-/// 2nd-edition art (red roofs) on a wooden or red-checked table show 0.7–0.9 (`eval vision` art
-/// data sets), bare table mostly over 0.95; let in above 0.8, cells of table beside the board
-/// began to read as tiles.
-const TABLE_IN_CITY: f64 = 0.8;
-
-/// The largest share of table pixels in a cell tiles enclose on three sides or more that may
-/// still show a tile: a tile all city (red roofs) on a wooden table shows up to some 0.89
-/// (`eval vision` art data sets).
-const TABLE_IN_ENCLOSED: f64 = 0.9;
-
 /// The least share of a cut's best reading that fits its neighbours, among those that do, for it
 /// to stand out ([`CutRead::is_sure`]): city tiles beside their only neighbour on a red-checked
 /// or wooden table read 0.98 and more, patches of table 0.94 and less (`eval vision` data sets).
@@ -1304,250 +1273,10 @@ const SURE_READING: f64 = 0.95;
 /// table beside a corner of the board shows as much, between three tiles seldom.
 const ENCLOSED: usize = 3;
 
-/// What the middle of a cell patch (cut with `MARGIN_PX`) shows, by the share of its pixels
-/// that show table (nearer the table's colours, or a mix of them as grain shades from one to
-/// the other, than any terrain). Pixels `out_of_view` are left out, and so are those under
-/// `figures`, unless these cover most of the middle: no figure covers most of a cell, but a
-/// dark table passes for a black figure's paint.
-pub fn what_cell_shows(
-    patch: &Mat,
-    model: &ColourModel,
-    table: &[[f32; 3]; 2],
-    figures: Option<&Mat>,
-    out_of_view: Option<&Mat>,
-) -> opencv::Result<CellShows> {
-    let patch = patch.try_clone()?;
-    let bytes = patch.data_bytes()?;
-    let figures = flags(figures)?;
-    let set = |m: &Option<Vec<u8>>, k: usize| m.as_ref().is_some_and(|m| m[k] != 0);
-    let in_view = middle_in_view(&patch, out_of_view)?;
-    let under_figures = in_view.iter().filter(|&&k| set(&figures, k)).count();
-    let seen: Vec<usize> = if 2 * under_figures > in_view.len() {
-        in_view
-    } else {
-        in_view.into_iter().filter(|&k| !set(&figures, k)).collect()
-    };
-    // Counted until the answer is settled.
-    let all = seen.len();
-    if all == 0 {
-        return Ok(CellShows::Table);
-    }
-    let share = |px: usize| px as f64 / all as f64;
-    let (mut table_px, mut other_px) = (0usize, 0usize);
-    for k in seen {
-        let p = [bytes[3 * k], bytes[3 * k + 1], bytes[3 * k + 2]];
-        if blend_within(p, table, model.nearest_distance2(p)) {
-            table_px += 1;
-            if share(table_px) > TABLE_IN_ENCLOSED {
-                return Ok(CellShows::Table);
-            }
-        } else {
-            other_px += 1;
-            if share(all - other_px) <= TABLE_IN_TILE {
-                return Ok(CellShows::Tile);
-            }
-        }
-    }
-    Ok(if share(table_px) > TABLE_IN_CITY {
-        CellShows::MostlyTable
-    } else {
-        CellShows::TableColours
-    })
-}
-
-/// The pixels (indices) of the middle of a cell patch (cut with `MARGIN_PX`) that are not
-/// `out_of_view`.
-fn middle_in_view(patch: &Mat, out_of_view: Option<&Mat>) -> opencv::Result<Vec<usize>> {
-    let w = patch.cols().max(0) as usize;
-    let out_of_view = flags(out_of_view)?;
-    let m = MARGIN_PX as usize;
-    let middle = (m + 4)..(w.saturating_sub(m + 4));
-    Ok(middle
-        .clone()
-        .flat_map(|y| middle.clone().map(move |x| y * w + x))
-        .filter(|&k| out_of_view.as_ref().is_none_or(|o| o[k] == 0))
-        .collect())
-}
-
-/// A mask's bytes, if there is a mask.
-fn flags(mask: Option<&Mat>) -> opencv::Result<Option<Vec<u8>>> {
-    mask.map(|m| Ok(m.try_clone()?.data_bytes()?.to_vec()))
-        .transpose()
-}
-
-/// Share of table pixels in the middle of a cell (figures not left out) above which
-/// [`what_cell_shows`] finds [`CellShows::Table`] whatever figures cover: it leaves out at
-/// most half the pixels, and with half of them gone, all of table colours, the share left
-/// still exceeds [`TABLE_IN_ENCLOSED`].
-const TABLE_UNDER_ANY_FIGURES: f64 = (1.0 + TABLE_IN_ENCLOSED) / 2.0;
-
-/// Whether [`what_cell_shows`] finds [`CellShows::Table`] in a cell patch whatever figures
-/// stand on it: so much of it shows table ([`TABLE_UNDER_ANY_FIGURES`]) that no figures need
-/// looking for.
-fn table_whatever_figures(
-    patch: &Mat,
-    model: &ColourModel,
-    table: &[[f32; 3]; 2],
-    out_of_view: Option<&Mat>,
-) -> opencv::Result<bool> {
-    let patch = patch.try_clone()?;
-    let bytes = patch.data_bytes()?;
-    let in_view = middle_in_view(&patch, out_of_view)?;
-    // Given up once too many pixels show something else.
-    let most_other = ((1.0 - TABLE_UNDER_ANY_FIGURES) * in_view.len() as f64) as usize;
-    let mut other_px = 0usize;
-    for k in &in_view {
-        let p = [bytes[3 * k], bytes[3 * k + 1], bytes[3 * k + 2]];
-        if !blend_within(p, table, model.nearest_distance2(p)) {
-            other_px += 1;
-            if other_px > most_other {
-                return Ok(false);
-            }
-        }
-    }
-    let table_px = in_view.len() - other_px;
-    Ok(in_view.is_empty() || table_px as f64 / in_view.len() as f64 > TABLE_UNDER_ANY_FIGURES)
-}
-
-/// Whether the middle of a cell patch shows more table than a tile surely does
-/// ([`what_cell_shows`]).
-pub fn looks_empty(
-    patch: &Mat,
-    model: &ColourModel,
-    table: &[[f32; 3]; 2],
-    figures: Option<&Mat>,
-    out_of_view: Option<&Mat>,
-) -> opencv::Result<bool> {
-    Ok(what_cell_shows(patch, model, table, figures, out_of_view)? != CellShows::Tile)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::vision::rectify::tests::square;
-
-    #[test]
-    fn an_empty_cell_of_a_dark_table_looks_empty_though_it_passes_for_black_paint() {
-        use crate::rules::Colour;
-        use crate::sim::figures::colour_bgr;
-        use crate::vision::figures::{Enrolment, FIGURE_SHARE};
-        use opencv::core::{Rect, Scalar, CV_8UC3};
-        let model = ColourModel::default();
-        let dark = [30.0, 31.0, 33.0];
-        let table = [dark, [36.0, 37.0, 40.0]];
-        let field = model.means()[0];
-        let black = Enrolment::new(vec![colour_bgr(Colour::Black).map(|v| v as f32)], 55.0);
-        let px = PATCH_PX + 2 * MARGIN_PX;
-        let paint = |patch: &mut Mat, r: Rect, c: [f32; 3]| {
-            let colour = Scalar::new(c[0].into(), c[1].into(), c[2].into(), 0.0);
-            Mat::roi_mut(patch, r)
-                .unwrap()
-                .set_to(&colour, &opencv::core::no_array())
-                .unwrap();
-        };
-        let bare = |c: [f32; 3]| {
-            let colour = Scalar::new(c[0].into(), c[1].into(), c[2].into(), 0.0);
-            Mat::new_rows_cols_with_default(px, px, CV_8UC3, colour).unwrap()
-        };
-        // The table with a neighbour's print reaching a sixth of the way in from the east: as
-        // dark as black paint, but reaching across the cell, so no figure.
-        let mut cell = bare(dark);
-        let print = Rect::new(px - MARGIN_PX - 16, 0, 16 + MARGIN_PX, px);
-        paint(&mut cell, print, field);
-        let (mask, blobs) = black.find(&cell, &model, FIGURE_SHARE).unwrap();
-        assert!(blobs.is_empty(), "{blobs:?}");
-        assert!(looks_empty(&cell, &model, &table, Some(&mask), None).unwrap());
-        // Were all of it taken for a figure's paint, it would still look empty.
-        let mut all_paint =
-            Mat::new_rows_cols_with_default(px, px, opencv::core::CV_8U, Scalar::all(255.0))
-                .unwrap();
-        Mat::roi_mut(&mut all_paint, print)
-            .unwrap()
-            .set_to(&Scalar::all(0.0), &opencv::core::no_array())
-            .unwrap();
-        assert!(looks_empty(&cell, &model, &table, Some(&all_paint), None).unwrap());
-        // A field with a black figure standing on it, as dark as the table.
-        let mut tile = bare(field);
-        paint(&mut tile, Rect::new(30, 26, 18, 26), dark);
-        let (mask, _) = black.find(&tile, &model, FIGURE_SHARE).unwrap();
-        assert!(opencv::core::count_non_zero(&mask).unwrap() > 0);
-        assert!(!looks_empty(&tile, &model, &table, Some(&mask), None).unwrap());
-    }
-
-    /// A red and white checked cloth (BGR).
-    const RED_CHECKS: [[f32; 3]; 2] = [[40.0, 40.0, 190.0], [225.0, 225.0, 230.0]];
-    /// Where the cut's middle (what counts) begins and how long its side is: 4 pixels inside
-    /// the margin.
-    const MIDDLE: (i32, i32) = (MARGIN_PX + 4, PATCH_PX - 8);
-
-    /// A cell cut from the red of [`RED_CHECKS`] everywhere, with a band of `model`'s field
-    /// colour across the top `share` of the middle.
-    fn red_cloth_with_field(model: &ColourModel, share: f64) -> Mat {
-        use opencv::core::{Rect, Scalar, CV_8UC3};
-        let px = PATCH_PX + 2 * MARGIN_PX;
-        let (top, middle) = MIDDLE;
-        let colour = |c: [f32; 3]| Scalar::new(c[0].into(), c[1].into(), c[2].into(), 0.0);
-        let mut patch =
-            Mat::new_rows_cols_with_default(px, px, CV_8UC3, colour(RED_CHECKS[0])).unwrap();
-        let rows = (f64::from(middle) * share).round() as i32;
-        if rows > 0 {
-            Mat::roi_mut(&mut patch, Rect::new(0, top, px, rows))
-                .unwrap()
-                .set_to(&colour(model.means()[0]), &opencv::core::no_array())
-                .unwrap();
-        }
-        patch
-    }
-
-    #[test]
-    fn a_cell_part_city_on_a_red_checked_table_shows_table_colours_and_bare_table_shows_table() {
-        let model = ColourModel::default();
-        let table = RED_CHECKS;
-        let cell = |share| red_cloth_with_field(&model, share);
-        let shows = |share| what_cell_shows(&cell(share), &model, &table, None, None).unwrap();
-        assert_eq!(shows(0.0), CellShows::Table);
-        assert_eq!(shows(0.05), CellShows::Table);
-        // A tile all city, or bare table: only tiles around it can tell.
-        assert_eq!(shows(0.15), CellShows::MostlyTable);
-        // A city tile of red roofs, with a little field and wall showing: doubtful.
-        assert_eq!(shows(0.25), CellShows::TableColours);
-        assert_eq!(shows(0.5), CellShows::Tile);
-        // The tracker, which reads a cell again each frame, takes the doubtful share for table.
-        assert!(looks_empty(&cell(0.25), &model, &table, None, None).unwrap());
-        assert!(!looks_empty(&cell(0.5), &model, &table, None, None).unwrap());
-    }
-
-    #[test]
-    fn a_cell_is_table_whatever_figures_stand_on_it_only_where_half_of_it_hidden_could_not_tell() {
-        use opencv::core::{Rect, Scalar, CV_8UC1};
-        let model = ColourModel::default();
-        let table = RED_CHECKS;
-        let cell = |share| red_cloth_with_field(&model, share);
-        let px = PATCH_PX + 2 * MARGIN_PX;
-        let (top, middle) = MIDDLE;
-        // A figure mask over the bottom half of the middle: all of it red cloth.
-        let mut half = Mat::new_rows_cols_with_default(px, px, CV_8UC1, Scalar::all(0.0)).unwrap();
-        Mat::roi_mut(
-            &mut half,
-            Rect::new(0, top + middle / 2, px, px - top - middle / 2),
-        )
-        .unwrap()
-        .set_to(&Scalar::all(255.0), &opencv::core::no_array())
-        .unwrap();
-        let shows = |share, figures: Option<&Mat>| {
-            what_cell_shows(&cell(share), &model, &table, figures, None).unwrap()
-        };
-        let sure = |share| table_whatever_figures(&cell(share), &model, &table, None).unwrap();
-        for share in [0.0, 0.03] {
-            assert!(sure(share), "{share}");
-            assert_eq!(shows(share, Some(&half)), CellShows::Table, "{share}");
-        }
-        // Table without figures, but not with half the cloth hidden: figures must be looked for.
-        assert_eq!(shows(0.08, None), CellShows::Table);
-        assert_ne!(shows(0.08, Some(&half)), CellShows::Table);
-        assert!(!sure(0.08));
-        assert!(!sure(0.5));
-    }
 
     #[test]
     fn a_cut_showing_the_table_s_colours_must_match_two_neighbours_or_more_one_unlike_the_table() {
