@@ -419,7 +419,7 @@ fn ann_and_bob_over_a_square_start() -> (
             [600.0, 400.0],
         ],
         table: [[0.0; 3]; 2],
-        colours: meeplecam::vision::terrain::ColourModel::default(),
+        colours: meeplecam::vision::colours::ColourModel::default(),
     };
     (players, calibration)
 }

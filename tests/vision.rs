@@ -8,8 +8,9 @@ use meeplecam::sim::scene::{Renderer, Scene, Sensor, TileOnTable};
 use meeplecam::sim::style::Style;
 use meeplecam::sim::table::Surface;
 use meeplecam::vision::board::consistent_reading;
+use meeplecam::vision::colours::ColourModel;
 use meeplecam::vision::rectify::cell_patch;
-use meeplecam::vision::terrain::{same_for_the_rules, ColourModel};
+use meeplecam::vision::terrain::same_for_the_rules;
 use meeplecam::vision::tile::{Candidate, TileRecognizer};
 
 fn lone_tile(name: &str, rot: Rotation, print: u64) -> TileOnTable {
@@ -962,9 +963,9 @@ fn a_shield_in_a_figure_s_shadow_still_counts() {
 
 #[test]
 fn a_shield_under_warm_light_is_seen_once_the_start_tile_s_road_tells_the_cast() {
+    use meeplecam::vision::colours::ColourModel;
     use meeplecam::vision::pennant::ShieldMap;
     use meeplecam::vision::rectify::PATCH_PX;
-    use meeplecam::vision::terrain::ColourModel;
 
     // Tiles some 50 pixels wide, JPEG-compressed, under a warm light (eval track's seed 3300,
     // game 9: S read as T, silently): the small shield's white turns cream and its blurred

@@ -8,6 +8,7 @@ use super::{cell_middle, changed_share, Event, Tracker, MOTION_LEVEL, NEW_TILE_C
 use crate::rules::board::PlacedTile;
 use crate::rules::{Dir, Figure, FollowerSpot, Pos, Rotation, TileId};
 use crate::sim::camera::{apply_homography, invert_homography};
+use crate::vision::colours::ColourModel;
 use crate::vision::figures::{Blob, FIGURE_SHARE};
 use crate::vision::locate::{in_view, inside, MIN_FIT};
 use crate::vision::meeples::{
@@ -17,7 +18,7 @@ use crate::vision::rectify::{
     out_of_view, patch_to_tile, quad_patch, side_px, unseen, Quad, MARGIN_PX, PATCH_PX,
 };
 use crate::vision::terrain::differ_by_shields;
-use crate::vision::terrain::{same_for_the_rules, ColourModel};
+use crate::vision::terrain::same_for_the_rules;
 use crate::vision::tile::Candidate;
 
 /// Whether a figure blob of a cell's patch (cut with [`MARGIN_PX`] around it), standing with

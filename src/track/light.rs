@@ -8,9 +8,9 @@ use opencv::prelude::*;
 
 use super::{Tracker, FIGURE_TOLERANCE};
 use crate::rules::{Pos, Rotation};
+use crate::vision::colours::ColourModel;
 use crate::vision::figures::{Enrolment, FIGURE_SHARE};
 use crate::vision::rectify::quad_patch;
-use crate::vision::terrain::ColourModel;
 
 /// The share of the start tile's pixels a figure (or a hand) may cover for its colours to be
 /// learned again.

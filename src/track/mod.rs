@@ -28,12 +28,12 @@ use crate::record::{turn_of, PlayerEntry, Record, TurnEntry, FORMAT_VERSION};
 use crate::rules::{Game, Pos, RuleOptions, Setup, Turn};
 use crate::sim::figures::colour_bgr;
 use crate::vision::calibration::{clipped_share, Calibration, WASHED_OUT};
+use crate::vision::colours::ColourModel;
 use crate::vision::figures::Enrolment;
 use crate::vision::predict::{near_neighbours, predict, predict_cell};
 use crate::vision::rectify::{quad_patch, side_px, Quad, MARGIN_PX};
 use crate::vision::start::find_start_tile;
 use crate::vision::table::table_like;
-use crate::vision::terrain::ColourModel;
 use crate::vision::tile::TileRecognizer;
 use crate::vision::viewpoint::{Pose, Viewpoint};
 

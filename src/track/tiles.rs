@@ -13,6 +13,7 @@ use super::{
 use crate::record::TurnEntry;
 use crate::rules::{catalogue, Dir, EdgeKind, Placement, Pos, Rotation, TileId};
 use crate::sim::camera::apply_homography;
+use crate::vision::colours::ColourModel;
 use crate::vision::figures::FIGURE_SHARE;
 use crate::vision::locate::{in_view, MIN_FIT};
 use crate::vision::predict::predict;
@@ -23,7 +24,7 @@ use crate::vision::rectify::{
 };
 use crate::vision::snap::snap_to_edges;
 use crate::vision::table::{looks_empty, table_like};
-use crate::vision::terrain::{differ_by_shields, same_for_the_rules, ColourModel};
+use crate::vision::terrain::{differ_by_shields, same_for_the_rules};
 use crate::vision::tile::Candidate;
 
 /// Readings tried when the open tile is read again.

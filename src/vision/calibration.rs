@@ -7,11 +7,12 @@ use anyhow::{bail, Context};
 use opencv::core::{FileStorage, FileStorage_Mode, Mat, CV_64F};
 use opencv::prelude::*;
 
+use super::colours::ColourModel;
 use super::palette::Cluster;
 use super::rectify::{quad_patch, Quad};
 use super::start::find_start_tile;
 use super::table::table_colours_near;
-use super::terrain::{ColourModel, Terrain};
+use super::terrain::Terrain;
 use crate::rules::Rotation;
 
 /// Everything a board read needs from setup.

@@ -184,7 +184,7 @@ pub fn edge_kinds(tile: TileId, rot: Rotation) -> [EdgeKind; 4] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vision::terrain::ColourModel;
+    use crate::vision::colours::ColourModel;
     use opencv::core::{Mat, Scalar, CV_8UC1, CV_8UC3};
     use opencv::prelude::*;
 

@@ -7,6 +7,7 @@ use opencv::prelude::*;
 use super::board::{consistent_board, consistent_reading};
 use super::breakdown::Breakdown;
 use super::calibration::{Calibration, SetupFrame};
+use super::colours::ColourModel;
 use super::dataset::Sample;
 use super::figures::{Blob, Enrolment};
 use super::locate::{read_at, read_board};
@@ -17,7 +18,7 @@ use super::rectify::{
 };
 use super::standing::Figures;
 use super::telling::{look_alikes_under_figure, shield_under_figure};
-use super::terrain::{same_for_the_rules, ColourModel};
+use super::terrain::same_for_the_rules;
 use super::tile::{Candidate, TileRecognizer};
 use super::viewpoint::Viewpoint;
 use crate::rules::{catalogue, Colour, Dir, Pos, Rotation, TileId};

@@ -5,8 +5,8 @@ use opencv::core::{Mat, Scalar};
 use opencv::imgproc;
 use opencv::prelude::*;
 
+use super::colours::ColourModel;
 use super::rectify::{quad_patch, Quad, MARGIN_PX};
-use super::terrain::ColourModel;
 use crate::sim::effects::{grow_mask, mask_where};
 
 /// A colour (BGR) with its brightness (channel sum, at least 1) and hue (its channels' shares

@@ -5,10 +5,10 @@ use opencv::core::{Mat, Point, Scalar, Vector};
 use opencv::imgproc;
 use opencv::prelude::*;
 
+use super::colours::ColourModel;
 use super::rectify::Quad;
 use super::start::find_lone_tile;
 use super::table::table_colours;
-use super::terrain::ColourModel;
 
 /// How far around each laid tile (in tiles) the table is not searched: a tile there is being
 /// laid, not shown.

@@ -23,6 +23,7 @@ pub mod board;
 pub mod breakdown;
 pub mod calibration;
 pub mod charuco;
+pub mod colours;
 pub mod dataset;
 pub mod edges;
 pub mod eval;

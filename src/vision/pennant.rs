@@ -180,7 +180,7 @@ impl ShieldMap {
     /// `balance` (blue, green, red gains: see [`light_balance`]), so that a
     /// shield's white and blue show as such under warm or cool light.
     ///
-    /// [`light_balance`]: super::terrain::ColourModel::light_balance
+    /// [`light_balance`]: super::colours::ColourModel::light_balance
     pub fn new(patch: &Mat, figures: Option<&Mat>, balance: [f32; 3]) -> opencv::Result<ShieldMap> {
         let (w, h, colours) = balanced(patch, balance)?;
         let bytes: Vec<u8> = colours.iter().map(|&v| v.round() as u8).collect();

@@ -12,11 +12,12 @@ use opencv::core::{Mat, Vec3b};
 use opencv::prelude::*;
 use rayon::prelude::*;
 
+use super::colours::{inner_kind, ColourModel};
 use super::locate::Located;
 use super::palette::k_means;
 use super::rectify::{quad_patch, INSET, PATCH_PX};
 use super::table::CellShows;
-use super::terrain::{inner_kind, ColourModel, Terrain};
+use super::terrain::Terrain;
 use crate::geometry::TileShape;
 use crate::rules::{catalogue, FeatureKind, Rotation, TileId};
 

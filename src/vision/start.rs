@@ -6,10 +6,11 @@ use opencv::core::{Mat, Point, Vector, CV_8UC1};
 use opencv::imgproc;
 use opencv::prelude::*;
 
+use super::colours::ColourModel;
 use super::outline::{fit_outline, outline_reach, push_side};
 use super::rectify::{dilated, quad_patch, shifted_quad, Quad, PATCH_PX};
 use super::table::{blend_distance2, table_colours, table_like, TABLE_LIKE};
-use super::terrain::{expected_grid, terrain_grid, ClassMap, ColourModel};
+use super::terrain::{expected_grid, terrain_grid, ClassMap};
 use crate::rules::{catalogue, Rotation};
 
 /// Finds the start tile in a setup frame that shows only it (and perhaps hands): its corners NW,

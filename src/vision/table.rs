@@ -6,9 +6,9 @@ use opencv::core::Mat;
 use opencv::imgproc;
 use opencv::prelude::*;
 
+use super::colours::ColourModel;
 use super::occlusion::keep_regions;
 use super::rectify::{quad_homography, Quad, MARGIN_PX};
-use super::terrain::ColourModel;
 use crate::sim::camera::apply_homography;
 
 /// The table's colours: two cluster centres of rings of pixels a little inside the frame's

@@ -5,10 +5,11 @@ use opencv::core::Mat;
 
 use std::sync::{Arc, Mutex};
 
+use super::colours::ColourModel;
 use super::edges::{edge_kinds, EdgeEvidence};
 use super::pennant::ShieldMap;
 use super::standing::Figures;
-use super::terrain::{expected_grid, ClassMap, ColourModel, TerrainGrid};
+use super::terrain::{expected_grid, ClassMap, TerrainGrid};
 use crate::rules::{catalogue, EdgeKind, FeatureKind, Rotation, TileId, TileSet};
 
 /// Evidence on the window (x, y, side pixels) of a patch.

@@ -9,12 +9,13 @@ use opencv::prelude::*;
 use super::grid::RECUT_OFF_PX;
 use super::{Located, MIN_FIT, SURE_FIT};
 use crate::rules::{catalogue, Dir, EdgeKind, Pos};
+use crate::vision::colours::ColourModel;
 use crate::vision::figures::Enrolment;
 use crate::vision::prints::Print;
 use crate::vision::rectify::{middle, quad_patch, shifted_quad, Quad, MARGIN_PX};
 use crate::vision::standing::Figures;
 use crate::vision::table::{table_whatever_figures, what_cell_shows, CellShows};
-use crate::vision::terrain::{same_for_the_rules, ColourModel};
+use crate::vision::terrain::same_for_the_rules;
 use crate::vision::tile::{Candidate, Match, TileRecognizer};
 
 /// A cell's cut read ([`read_cut`]).

@@ -13,6 +13,7 @@ use opencv::imgproc;
 use opencv::prelude::*;
 use rayon::prelude::*;
 
+use super::colours::ColourModel;
 use super::figures::Enrolment;
 use super::predict::{predict_in_bent_perspective, predict_in_read, support};
 use super::prints::{LearnedPrints, Print};
@@ -21,7 +22,7 @@ use super::relearn::city_colours;
 use super::snap::snap_to_edges;
 use super::start::relocate_start;
 use super::table::CellShows;
-use super::terrain::{same_for_the_rules, ColourModel};
+use super::terrain::same_for_the_rules;
 use super::tile::{Candidate, Match, TileRecognizer};
 use super::viewpoint::{Pose, Viewpoint};
 use crate::rules::{catalogue, Dir, Pos, Rotation, TileId};
