@@ -3,7 +3,8 @@
 use opencv::core::Mat;
 use opencv::prelude::*;
 
-use super::{alignments, cell_middle, cell_middle_shifted, Event, Tracker, LIGHT_DRIFT};
+use super::change::{alignments, cell_middle, cell_middle_shifted, LIGHT_DRIFT};
+use super::{Event, Tracker};
 use crate::record::FollowerEntry;
 use crate::rules::{Figure, Port, Pos};
 use crate::vision::figures::{Blob, FIGURE_SHARE};

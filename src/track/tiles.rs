@@ -4,12 +4,13 @@
 use opencv::core::Mat;
 use opencv::prelude::*;
 
+use super::change::{
+    alignments, cell_middle, cell_middle_shifted, changed_share, changed_share_outside,
+    texture_changed,
+};
 use super::doubts::ShieldDoubt;
 use super::revise::KEPT;
-use super::{
-    alignments, cell_middle, cell_middle_shifted, changed_share, changed_share_outside,
-    texture_changed, Event, Tracker,
-};
+use super::{Event, Tracker};
 use crate::record::TurnEntry;
 use crate::rules::{catalogue, Dir, EdgeKind, Placement, Pos, Rotation, TileId};
 use crate::sim::camera::apply_homography;
