@@ -295,14 +295,10 @@ impl ColourModel {
         let ty = cat.tile(id);
         let kind_at = |u: [f32; 2]| kind_at(shape, ty, rot, u);
         let (w, h) = (patch.cols(), patch.rows());
-        let scale = 1.0 - 2.0 * INSET as f32;
         let (mut field, mut city, mut band) = (Vec::new(), Vec::new(), Vec::new());
         for y in 0..h {
             for x in 0..w {
-                let u = [
-                    INSET as f32 + (x as f32 + 0.5) / w as f32 * scale,
-                    INSET as f32 + (y as f32 + 0.5) / h as f32 * scale,
-                ];
+                let u = tile_point(x, y, w, h);
                 let v = patch.at_2d::<Vec3b>(y, x)?;
                 let p = [f32::from(v[0]), f32::from(v[1]), f32::from(v[2])];
                 let here = kind_at(u);
@@ -382,10 +378,7 @@ impl ColourModel {
         let (blue, roof) = if ty.count(crate::rules::Attr::Pennant) == 0 {
             // Only the city's own print: a figure on the tile is no roof.
             let in_city = |x: usize, y: usize| {
-                let u = [
-                    INSET as f32 + (x as f32 + 0.5) / w as f32 * scale,
-                    INSET as f32 + (y as f32 + 0.5) / h as f32 * scale,
-                ];
+                let u = tile_point(x as i32, y as i32, w, h);
                 kind_at(u) == Some(FeatureKind::City)
             };
             let shields = ShieldMap::new(patch, None, model.light_balance())?;
@@ -415,6 +408,16 @@ impl ColourModel {
         *self = model.with_mix(mix).with_road_full(road_full);
         Ok(())
     }
+}
+
+/// The tile point (tile sides, board frame) at the middle of pixel (x, y) of a `w` × `h` patch
+/// that shows the tile but for [`INSET`] on every side.
+fn tile_point(x: i32, y: i32, w: i32, h: i32) -> [f32; 2] {
+    let scale = 1.0 - 2.0 * INSET as f32;
+    [
+        INSET as f32 + (x as f32 + 0.5) / w as f32 * scale,
+        INSET as f32 + (y as f32 + 0.5) / h as f32 * scale,
+    ]
 }
 
 /// A learned cluster with its spread widened for classifying other tiles in other light.
@@ -459,14 +462,10 @@ fn read_as(
     rot: Rotation,
 ) -> opencv::Result<[[f32; 5]; 5]> {
     let (w, h) = (patch.cols(), patch.rows());
-    let scale = 1.0 - 2.0 * INSET as f32;
     let mut counts = [[0.0f32; 5]; 5];
     for y in 0..h {
         for x in 0..w {
-            let u = [
-                INSET as f32 + (x as f32 + 0.5) / w as f32 * scale,
-                INSET as f32 + (y as f32 + 0.5) / h as f32 * scale,
-            ];
+            let u = tile_point(x, y, w, h);
             let v = patch.at_2d::<Vec3b>(y, x)?;
             let seen = model.classify([v[0], v[1], v[2]]).index();
             for (row, share) in counts.iter_mut().zip(expected_at(tile, rot, u)) {
@@ -588,13 +587,9 @@ pub(super) mod tests {
         let side = 96;
         let mut patch =
             Mat::new_rows_cols_with_default(side, side, opencv::core::CV_8UC3, 0.into()).unwrap();
-        let scale = 1.0 - 2.0 * INSET as f32;
         for y in 0..side {
             for x in 0..side {
-                let u = [
-                    INSET as f32 + (x as f32 + 0.5) / side as f32 * scale,
-                    INSET as f32 + (y as f32 + 0.5) / side as f32 * scale,
-                ];
+                let u = tile_point(x, y, side, side);
                 let near_road = [[0.0, -0.05], [0.0, 0.05]]
                     .iter()
                     .any(|d| kind_at([u[0] + d[0], u[1] + d[1]]) == Some(FeatureKind::Road));
