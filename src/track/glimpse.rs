@@ -4,8 +4,9 @@ use opencv::core::Mat;
 use opencv::prelude::*;
 
 use super::change::{cell_middle, changed_share};
+use super::motion::MOTION_LEVEL;
 use super::tiles::{changed_but_figures, corner_distance, GLIMPSE_ALIKE};
-use super::{Event, Tracker, MOTION_LEVEL, NEW_TILE_CHANGE};
+use super::{Event, Tracker, NEW_TILE_CHANGE};
 use crate::rules::board::PlacedTile;
 use crate::rules::{Dir, Figure, FollowerSpot, Pos, Rotation, TileId};
 use crate::sim::camera::{apply_homography, invert_homography};
