@@ -10,8 +10,8 @@ use opencv::imgproc;
 use super::figures::{Blob, Parts};
 use super::meeples::{lying_middle, pose, standing_foot};
 use super::rectify::INSET;
-use super::terrain::label_at;
-use crate::geometry::{TileShape, LABEL_RES};
+use super::terrain::{label_at, same_for_the_rules};
+use crate::geometry::{rotate, TileShape, LABEL_RES};
 use crate::rules::{catalogue, FeatureKind, Rotation, TileId};
 
 /// Radius (tile sides) around a figure's foot or middle within which its feature is looked for:
@@ -32,6 +32,18 @@ const STRAY: f64 = 0.3;
 const STRAY_TOLD: f64 = 0.1;
 /// Where a standing figure's foot is, from the top of its blob down (as [`super::figures`]).
 const FOOT: f64 = 0.85;
+/// Share of figures set on their feature's natural spot (its anchor: where it is widest, a
+/// road's middle, a cloister's building) rather than anywhere on it.
+const AT_SPOT: f32 = 0.5;
+/// Spread (tile sides) of where a figure set on its feature's natural spot is seen.
+const SPOT_SPREAD: f32 = 0.06;
+
+/// Density (per tile area) of a figure seen at `at` when set on the spot `spot`.
+fn near_spot(at: [f32; 2], spot: [f32; 2]) -> f32 {
+    let d2 = (at[0] - spot[0]).powi(2) + (at[1] - spot[1]).powi(2);
+    let v = SPOT_SPREAD * SPOT_SPREAD;
+    (-d2 / (2.0 * v)).exp() / (2.0 * std::f32::consts::PI * v)
+}
 
 /// A figure in a patch: its middle, its foot, where it lies if it is a farmer (patch pixels)
 /// and whether it lies, if told.
@@ -118,6 +130,12 @@ impl Figures {
         let ty = catalogue().tile(tile);
         let shape = TileShape::of(tile);
         let cells = (LABEL_RES * LABEL_RES) as f32;
+        // The turns the rules cannot tell from `rot` read as one (the city of G turned half
+        // round is where it was): a figure on its feature's spot in any of them is as likely.
+        let turns: Vec<Rotation> = Rotation::ALL
+            .into_iter()
+            .filter(|&turn| same_for_the_rules(tile, turn, rot))
+            .collect();
         let mut total = 0.0;
         for spot in &self.spots {
             let (centre, foot, lies_at) = (
@@ -161,7 +179,13 @@ impl Figures {
                         _ => (foot, REACH),
                     };
                     let area = (shape.labels.area(i as u8) as f32 / cells).max(MIN_AREA);
-                    on(at, i, reach) / area
+                    let anchor = shape.features[i].anchor;
+                    let near = turns
+                        .iter()
+                        .map(|&turn| near_spot(at, rotate(anchor, turn)))
+                        .sum::<f32>()
+                        / turns.len() as f32;
+                    (1.0 - AT_SPOT) * on(at, i, reach) / area + AT_SPOT * near
                 })
                 .sum::<f32>()
                 / possible.max(1) as f32;
@@ -247,5 +271,53 @@ mod tests {
             at_an_angle > from_above + 0.5,
             "from the south {at_an_angle}, from above {from_above}"
         );
+    }
+
+    /// A figure told lying (`lying`) or standing, seen from straight above, with its middle
+    /// and foot at tile point `at` of the window 8, 8, 64.
+    fn told_at(at: [f64; 2], lying: bool) -> Figures {
+        let p = blob_at(at).centroid;
+        Figures {
+            spots: vec![Spot {
+                centre: p,
+                foot: p,
+                lies_at: p,
+                lying: Some(lying),
+            }],
+        }
+    }
+
+    #[test]
+    fn a_farmer_on_the_spot_of_a_field_beside_a_hidden_road_stub_tells_the_tile() {
+        // T: city on three sides, a road stub from the south side to the gate between two
+        // small fields; R: the same city above one field along the south side. Lying over
+        // the stub, a farmer hides whether it is there; where it lies tells: where T's
+        // south-west field is widest, or in the middle of R's field, where T's stub runs.
+        let t = catalogue().tile_id("T").unwrap();
+        let r = catalogue().tile_id("R").unwrap();
+        let farmer = |tile, at| told_at(at, true).log_likelihood(tile, Rotation::R0, 8, 8, 64);
+        let beside_the_stub = [0.3, 0.88];
+        let (on_t, on_r) = (farmer(t, beside_the_stub), farmer(r, beside_the_stub));
+        assert!(on_t > on_r + 1.0, "T {on_t}, R {on_r}");
+        let on_the_stub = [0.5, 0.85];
+        let (on_t, on_r) = (farmer(t, on_the_stub), farmer(r, on_the_stub));
+        assert!(on_r > on_t + 1.0, "T {on_t}, R {on_r}");
+    }
+
+    #[test]
+    fn a_knight_counts_alike_on_turns_of_a_tile_the_rules_cannot_tell_apart() {
+        // G: a city across the middle from the west side to the east; F the same with a
+        // shield. Turned half round either is the same tile for the rules (G is read as one
+        // reading for both turns): a knight where the city is widest, on either half, is as
+        // likely on G as on F, turned either way.
+        let f = catalogue().tile_id("F").unwrap();
+        let g = catalogue().tile_id("G").unwrap();
+        for at in [[0.26, 0.5], [0.74, 0.5]] {
+            let knight = |tile, rot| told_at(at, false).log_likelihood(tile, rot, 8, 8, 64);
+            let on_g = knight(g, Rotation::R0);
+            for (tile, rot) in [(g, Rotation::R180), (f, Rotation::R0), (f, Rotation::R180)] {
+                assert!((knight(tile, rot) - on_g).abs() < 1e-9, "at {at:?}");
+            }
+        }
     }
 }
