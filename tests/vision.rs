@@ -293,6 +293,36 @@ fn where_the_box_holds_too_few_of_a_type_the_reading_that_loses_least_gives_way(
 }
 
 #[test]
+fn copies_already_on_the_board_make_another_of_their_type_less_likely() {
+    // The base box holds three N (two sides of city, joined) and two M (the same with a
+    // shield). Read alone, a cell whose shield a figure hides is N or M as the box holds them,
+    // 3 to 2. With two N on the board already, one N is left in the box and both M: M.
+    let cat = catalogue();
+    let c = |name: &str, p: f64| Candidate {
+        tile: cat.tile_id(name).unwrap(),
+        rot: Rotation::R0,
+        probability: p,
+    };
+    let start = (Pos::new(0, 0), c("D", 1.0));
+    let hidden = vec![c("N", 0.6), c("M", 0.4)];
+    let set = cat.set("base").unwrap();
+    let read_alone = consistent_reading(&[(Pos::new(5, 5), hidden.clone())], &[start], set);
+    assert_eq!(cat.tile(read_alone[0].1.tile).name, "N");
+    let cells = vec![
+        (Pos::new(-5, -5), vec![c("N", 0.99), c("M", 0.01)]),
+        (Pos::new(-5, 5), vec![c("N", 0.99), c("M", 0.01)]),
+        (Pos::new(5, 5), hidden),
+    ];
+    let read = consistent_reading(&cells, &[start], set);
+    let name_at = |p: Pos| {
+        let (_, c) = read.iter().find(|(q, _)| *q == p).unwrap();
+        cat.tile(c.tile).name.as_str()
+    };
+    let names = [(-5, -5), (-5, 5), (5, 5)].map(|(x, y)| name_at(Pos::new(x, y)));
+    assert_eq!(names, ["N", "N", "M"]);
+}
+
+#[test]
 fn rotations_the_rules_cannot_tell_apart() {
     let cat = catalogue();
     let id = |n: &str| cat.tile_id(n).unwrap();

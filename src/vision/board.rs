@@ -1,5 +1,6 @@
 //! Reading a whole board: per-cell tile readings made consistent with the rules — neighbouring
-//! edges must match, and no type may appear more often than the box holds.
+//! edges must match, and no type may appear more often than the box holds; the fewer copies of
+//! a type the box has left beside those read, the less likely another.
 
 use std::collections::BTreeMap;
 
@@ -11,6 +12,10 @@ use crate::rules::{catalogue, Dir, Pos, TileSet};
 const MISMATCH: f64 = -9.0;
 /// Log-penalty for a tile type used more often than the box holds.
 const TOO_MANY: f64 = -6.0;
+/// Weight of what the box has left of a type beside the copies read ([`one_more`]). In full
+/// it overrules readings it should not: `eval vision --dataset DIR` over 30 sets, whole boards
+/// right 719 of 830 in full, 726 at this weight, 724 without.
+const LEFT_IN_BOX: f64 = 0.5;
 /// Candidates considered per cell.
 const KEEP: usize = 8;
 
@@ -76,6 +81,28 @@ fn mismatched(a: &Candidate, d: Dir, b: &Candidate) -> bool {
     cat.tile(a.tile).edge(d, a.rot) != cat.tile(b.tile).edge(d.opposite(), b.rot)
 }
 
+/// How many tiles of the type with index `t` the box holds.
+fn held(allowed: &BTreeMap<usize, usize>, t: usize) -> usize {
+    allowed.get(&t).copied().unwrap_or(0)
+}
+
+/// Log-factor for one more tile of a type on the board, `used` of the `held` in the box there
+/// already. A reading's probability counts a type as likely as the box holds it; drawn from
+/// the box, each copy on the board leaves fewer for the rest, and none once all are out
+/// ([`TOO_MANY`] for each beyond).
+fn one_more(used: usize, held: usize) -> f64 {
+    if used < held {
+        LEFT_IN_BOX * ((held - used) as f64 / held as f64).ln()
+    } else {
+        TOO_MANY
+    }
+}
+
+/// [`one_more`] summed over `n` tiles of a type of which the box holds `held`.
+fn drawn(n: usize, held: usize) -> f64 {
+    (0..n).map(|used| one_more(used, held)).sum()
+}
+
 /// Log-probability of a candidate as read.
 fn log_p(c: &Candidate) -> f64 {
     c.probability.max(1e-12).ln()
@@ -115,10 +142,7 @@ fn single_changes(
                     .iter()
                     .filter(|(p, o)| *p != pos && o.tile == c.tile)
                     .count();
-                if used + 1 > allowed.get(&c.tile.index()).copied().unwrap_or(0) {
-                    s += TOO_MANY;
-                }
-                s
+                s + one_more(used, held(allowed, c.tile.index()))
             };
             let best = cands
                 .iter()
@@ -182,8 +206,8 @@ fn pair_change(
             let m = n + usize::from(c.tile.index() == t) + usize::from(d.tile.index() == t)
                 - usize::from(old_p.tile.index() == t)
                 - usize::from(old_q.tile.index() == t);
-            let over = |n: usize| n.saturating_sub(allowed.get(&t).copied().unwrap_or(0)) as f64;
-            g += TOO_MANY * (over(m) - over(n));
+            let held = held(allowed, t);
+            g += drawn(m, held) - drawn(n, held);
         }
         g
     };
