@@ -203,6 +203,14 @@ fn has_road(reading: &Candidate) -> bool {
         .any(|&d| tile.edge(d, reading.rot) == EdgeKind::Road)
 }
 
+/// Whether a reading has a road or a field leaving one of its sides.
+fn leaves_city(reading: &Candidate) -> bool {
+    let tile = catalogue().tile(reading.tile);
+    Dir::ALL
+        .iter()
+        .any(|&d| tile.edge(d, reading.rot) != EdgeKind::City)
+}
+
 /// The share the likeliest of the plausible readings of the cell at `pos` that match every
 /// tile `found` beside it holds of those readings' probability; 0 where none does. Its twins
 /// for the rules (the same tile at rotations the rules cannot tell apart) count with it where
@@ -242,8 +250,12 @@ impl CutRead {
     /// which does not show them: a patch of table, read as a city, matches any city side beside
     /// it, and a row of such patches each other (a wooden table's stripes beside the brown
     /// cities of a simulated style; a red-checked table between three city sides, `eval vision`
-    /// 12500 board 8, read C with a poor fit). A city tile not read surely beside its only
-    /// neighbour is found once the board leaps over it ([`super::leap`]).
+    /// 12500 board 8, read C with a poor fit); unless it is [`CellShows::TableColours`] read
+    /// surely as a tile with a field or road leaving a side (`eval vision` 17700 board 25, an R
+    /// at the end of a row of brown city tiles on a wooden table; asked of
+    /// [`CellShows::MostlyTable`] too, R tiles were found on the table beside boards). A city
+    /// tile not read surely beside its only neighbour is found once the board leaps over it
+    /// ([`super::leap`]).
     pub(super) fn fits_neighbours(&self, found: &[Located]) -> bool {
         let (candidates, pos) = (&self.tile.candidates, self.tile.pos);
         let least = match self.tile.shows {
@@ -263,9 +275,14 @@ impl CutRead {
             }
             CellShows::MostlyTable | CellShows::Table => ENCLOSED,
         };
-        let unlike_the_table = found
-            .iter()
-            .any(|l| l.shows == CellShows::Tile && Dir::ALL.iter().any(|&d| l.pos == pos.step(d)));
+        let unlike_the_table = self.tile.shows == CellShows::TableColours
+            && self.is_sure(found)
+            && plausible_fitting(candidates, pos, found)
+                .first()
+                .is_some_and(|c| leaves_city(c))
+            || found.iter().any(|l| {
+                l.shows == CellShows::Tile && Dir::ALL.iter().any(|&d| l.pos == pos.step(d))
+            });
         let (neighbours, disagreeing) = disagreeing_neighbours(candidates, pos, found);
         unlike_the_table && neighbours >= least && disagreeing == 0
     }
@@ -384,6 +401,12 @@ mod tests {
         assert!(city(false).fits_neighbours(&beside_two));
         assert!(!city(true).fits_neighbours(&beside_two));
         assert!(city(true).fits_neighbours(&[like_the_table(-1, 0), at(0, -1, "C")]));
+        // Read surely as a tile with a field (R: city on three sides, field to the south), it
+        // shows what no table shows: beside one neighbour of the table's colours, as at the
+        // end of a row of brown city tiles on a wooden table.
+        let mut with_a_field = city(true);
+        with_a_field.tile.candidates = read_surely(0, 0, "R").candidates;
+        assert!(with_a_field.fits_neighbours(&[like_the_table(0, -1)]));
         // A figure lying in the field of a city tile on three sides (R) looks like a road
         // there (T): R at 180 (field north) read 0.6, T at 180 (a road north) 0.4.
         let reading = |name: &str, probability| Candidate {
