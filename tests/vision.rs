@@ -645,6 +645,20 @@ fn the_start_tile_is_found_with_a_strip_of_floor_along_the_picture_s_edge() {
 }
 
 #[test]
+fn the_start_tile_is_found_on_a_checked_cloth_whose_near_checks_are_lit_brighter() {
+    // Board-006 of `eval vision --generate 30 --seed 18900` (oblique, 720p, a red-and-white
+    // checked cloth): its near white checks, lit brighter than the far ones at the picture's
+    // border whose colours the table's were taken from, did not look like the table. Grown to
+    // join the start tile's parts, the mask joined the checks to it, corner to corner, and
+    // the "start tile" found was three tiles wide (no tile of the board read).
+    let sample = meeplecam::vision::dataset::render_board(18900, 6, None).unwrap();
+    assert!(sample.conditions.iter().any(|c| c == "table: Checked"));
+    let truth = sample.truth.tiles[0].corners_px;
+    let err = start_tile_error(&sample.setup, &truth, "seed 18900 board-006");
+    assert!(err < 0.1, "{err:.3}");
+}
+
+#[test]
 fn the_start_tile_s_corners_lie_on_its_borders_where_its_print_is_like_the_table() {
     // Filmed games (eval track's seed 3300 game 8, seed 2500 game 6, seed 1300 game 13) whose
     // start tile's colour mask falls short of a corner: a pale city wall or road end against
