@@ -244,16 +244,21 @@ fn the_board_read_repairs_a_reading_that_breaks_the_edges() {
     assert_eq!(cat.tile(read[0].1.tile).name, "W");
 }
 
+/// Tile `name` at rotation 0 read with `probability`.
+fn read_as(name: &str, probability: f64) -> Candidate {
+    Candidate {
+        tile: catalogue().tile_id(name).unwrap(),
+        rot: Rotation::R0,
+        probability,
+    }
+}
+
 /// Two cells far apart (5, 5) and (-5, -5), read with the start tile D, each with crossroads X
 /// and junction W read at the given probabilities: what the board read makes of each, with the
 /// cells given in either order.
 fn two_crossroads_read(first: [f64; 2], second: [f64; 2]) -> Vec<[String; 2]> {
     let cat = catalogue();
-    let c = |name: &str, p: f64| Candidate {
-        tile: cat.tile_id(name).unwrap(),
-        rot: Rotation::R0,
-        probability: p,
-    };
+    let c = read_as;
     let start = (Pos::new(0, 0), c("D", 1.0));
     let a = (Pos::new(5, 5), vec![c("X", first[0]), c("W", first[1])]);
     let b = (Pos::new(-5, -5), vec![c("X", second[0]), c("W", second[1])]);
@@ -298,11 +303,7 @@ fn copies_already_on_the_board_make_another_of_their_type_less_likely() {
     // shield). Read alone, a cell whose shield a figure hides is N or M as the box holds them,
     // 3 to 2. With two N on the board already, one N is left in the box and both M: M.
     let cat = catalogue();
-    let c = |name: &str, p: f64| Candidate {
-        tile: cat.tile_id(name).unwrap(),
-        rot: Rotation::R0,
-        probability: p,
-    };
+    let c = read_as;
     let start = (Pos::new(0, 0), c("D", 1.0));
     let hidden = vec![c("N", 0.6), c("M", 0.4)];
     let set = cat.set("base").unwrap();
