@@ -2,7 +2,9 @@
 //! or cloister and a farmer lies in its field, so a figure whose foot is on a small feature of a
 //! reading (a road stub it hides, say) makes that reading likelier than one that shows only a
 //! wide field there. Where a figure's outline tells that it stands (or lies), only the features
-//! it can stand (lie) on count.
+//! it can stand (lie) on count. Players set figures mostly where a feature is widest, so where
+//! on its feature a figure stands tells too: a farmer over T's hidden road stub lies where T's
+//! small field beside it is widest, not where R's one field is.
 
 use opencv::core::Mat;
 use opencv::imgproc;
@@ -105,8 +107,8 @@ impl Figures {
 
     /// Log-likelihood of where the figures in the `side`-pixel window at (x, y) stand if the
     /// window holds `tile` lying with `rot`: each figure on the tile is on one of its features,
-    /// each as likely, and anywhere on that feature (a standing figure by its foot, a lying
-    /// farmer by its middle). Figures whose middle or foot lies outside the window are not
+    /// each as likely, as often ([`AT_SPOT`]) near that feature's anchor as anywhere on it (a
+    /// standing figure by its foot, a lying farmer by its middle). Figures whose middle or foot lies outside the window are not
     /// this tile's (one on the tile below rises into the picture of this one), unless told
     /// standing with the foot inside: its top shows beyond the side it stands by.
     pub fn log_likelihood(
