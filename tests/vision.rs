@@ -7,6 +7,7 @@ use meeplecam::sim::effects::Lighting;
 use meeplecam::sim::scene::{Renderer, Scene, Sensor, TileOnTable};
 use meeplecam::sim::style::Style;
 use meeplecam::sim::table::Surface;
+use meeplecam::sim::truth::TileTruth;
 use meeplecam::vision::board::consistent_reading;
 use meeplecam::vision::colours::ColourModel;
 use meeplecam::vision::rectify::cell_patch;
@@ -520,6 +521,11 @@ fn start_tile_error(image: &opencv::core::Mat, truth: &[[f64; 2]; 4], what: &str
     let found = meeplecam::vision::start::find_start_tile(image, &ColourModel::default())
         .unwrap()
         .unwrap_or_else(|| panic!("{what}: no start tile found"));
+    corners_off(&found, truth)
+}
+
+/// The farthest (in tile sides) any corner of `found` lies from its true corner in `truth`.
+fn corners_off(found: &[[f64; 2]; 4], truth: &[[f64; 2]; 4]) -> f64 {
     let side = (truth[1][0] - truth[0][0]).hypot(truth[1][1] - truth[0][1]);
     found
         .iter()
@@ -1771,16 +1777,21 @@ fn assert_tile_found(seed: u64, index: usize, cell: Pos, name: &str) {
     assert_eq!(catalogue().tile(read.candidates[0].tile).name, name);
 }
 
-/// Asserts that board `index` of the data set of `seed` has tile `name` lying with `rot` at
-/// `cell` with a follower on it, and that the full read reads it so.
-fn assert_follower_s_tile_read_true(seed: u64, index: usize, cell: Pos, name: &str, rot: Rotation) {
-    let (sample, found) = board_read_from_setup(seed, index);
-    let truth = sample
+/// The truth of the tile in `cell` of a rendered board.
+fn tile_truth(sample: &meeplecam::vision::dataset::Sample, cell: Pos) -> &TileTruth {
+    sample
         .truth
         .tiles
         .iter()
         .find(|t| t.cell == [cell.x, cell.y])
-        .unwrap();
+        .expect("a tile in the cell")
+}
+
+/// Asserts that board `index` of the data set of `seed` has tile `name` lying with `rot` at
+/// `cell` with a follower on it, and that the full read reads it so.
+fn assert_follower_s_tile_read_true(seed: u64, index: usize, cell: Pos, name: &str, rot: Rotation) {
+    let (sample, found) = board_read_from_setup(seed, index);
+    let truth = tile_truth(&sample, cell);
     assert_eq!((truth.tile.as_str(), truth.rot), (name, rot.degrees()));
     assert!(sample
         .truth
@@ -1817,20 +1828,9 @@ fn a_cut_reaching_over_the_table_beside_the_board_loses_to_one_on_the_tile() {
     // stub and on the spot where R's field is widest, and the box holds three R to one T.
     let cell = Pos::new(4, 4);
     let (sample, found) = board_read_from_setup(8300, 4);
-    let truth = sample
-        .truth
-        .tiles
-        .iter()
-        .find(|t| t.cell == [cell.x, cell.y])
-        .unwrap();
+    let truth = tile_truth(&sample, cell);
     let quad = found.iter().find(|l| l.pos == cell).unwrap().quad;
-    let side = (truth.corners_px[1][0] - truth.corners_px[0][0])
-        .hypot(truth.corners_px[1][1] - truth.corners_px[0][1]);
-    let off = quad
-        .iter()
-        .zip(&truth.corners_px)
-        .map(|(a, b)| (a[0] - b[0]).hypot(a[1] - b[1]) / side)
-        .fold(0.0, f64::max);
+    let off = corners_off(&quad, &truth.corners_px);
     assert!(off < 0.1, "found {off:.3} of a side off");
     let read = meeplecam::vision::board::consistent_board(&found, catalogue().set("base").unwrap());
     let (_, c) = read.iter().find(|(p, _)| *p == cell).unwrap();
