@@ -245,6 +245,37 @@ fn the_board_read_repairs_a_reading_that_breaks_the_edges() {
     assert_eq!(cat.tile(read[0].1.tile).name, "W");
 }
 
+#[test]
+fn a_reading_that_breaks_an_edge_gives_way_though_a_hundred_thousand_times_likelier() {
+    // A cloister B whose church tower, white like a road, a cut a little off its tile took for
+    // A's road stub: read A turned half round (road north) 99 999 to 1. North of it lies a B read
+    // surer still, field to the south: A's road would run into that field, which no tile can.
+    let cat = catalogue();
+    let c = |name: &str, rot: Rotation, p: f64| Candidate {
+        tile: cat.tile_id(name).unwrap(),
+        rot,
+        probability: p,
+    };
+    let start = (Pos::new(0, 0), c("D", Rotation::R0, 1.0));
+    let cells = vec![
+        (
+            Pos::new(0, -4),
+            vec![c("B", Rotation::R0, 0.999_999), c("C", Rotation::R0, 1e-6)],
+        ),
+        (
+            Pos::new(0, -3),
+            vec![c("A", Rotation::R180, 0.999_99), c("B", Rotation::R0, 1e-5)],
+        ),
+    ];
+    let read = consistent_reading(&cells, &[start], cat.set("base").unwrap());
+    let at = |p: Pos| {
+        let (_, c) = read.iter().find(|(q, _)| *q == p).unwrap();
+        (cat.tile(c.tile).name.as_str(), c.rot)
+    };
+    assert_eq!(at(Pos::new(0, -4)), ("B", Rotation::R0));
+    assert_eq!(at(Pos::new(0, -3)), ("B", Rotation::R0));
+}
+
 /// Tile `name` at rotation 0 read with `probability`.
 fn read_as(name: &str, probability: f64) -> Candidate {
     Candidate {
