@@ -220,27 +220,16 @@ fn probabilities_sum_to_one_and_rank_the_truth_first() {
 #[test]
 fn the_board_read_repairs_a_reading_that_breaks_the_edges() {
     let cat = catalogue();
-    let c = |name: &str, rot: Rotation, p: f64| Candidate {
-        tile: cat.tile_id(name).unwrap(),
-        rot,
-        probability: p,
-    };
     // Start tile D at (0,0); east of it a straight road U. The camera slightly prefers a
     // cloister-with-road A there (a figure on the tile looked like a roof), but A shows field to
     // the west where D's road arrives: the rules prefer U.
-    let start = (Pos::new(0, 0), c("D", Rotation::R0, 1.0));
-    let cells = vec![(
-        Pos::new(1, 0),
-        vec![c("A", Rotation::R0, 0.55), c("U", Rotation::R0, 0.45)],
-    )];
+    let start = (Pos::new(0, 0), read_as("D", 1.0));
+    let cells = vec![(Pos::new(1, 0), vec![read_as("A", 0.55), read_as("U", 0.45)])];
     let set = cat.set("base").unwrap();
     let read = consistent_reading(&cells, &[start], set);
     assert_eq!(cat.tile(read[0].1.tile).name, "U");
     // Where both fit, the camera decides.
-    let cells = vec![(
-        Pos::new(1, 0),
-        vec![c("W", Rotation::R0, 0.55), c("U", Rotation::R0, 0.45)],
-    )];
+    let cells = vec![(Pos::new(1, 0), vec![read_as("W", 0.55), read_as("U", 0.45)])];
     let read = consistent_reading(&cells, &[start], set);
     assert_eq!(cat.tile(read[0].1.tile).name, "W");
 }
@@ -251,20 +240,18 @@ fn a_reading_that_breaks_an_edge_gives_way_though_a_hundred_thousand_times_likel
     // A's road stub: read A turned half round (road north) 99 999 to 1. North of it lies a B read
     // surer still, field to the south: A's road would run into that field, which no tile can.
     let cat = catalogue();
-    let c = |name: &str, rot: Rotation, p: f64| Candidate {
-        tile: cat.tile_id(name).unwrap(),
-        rot,
-        probability: p,
-    };
-    let start = (Pos::new(0, 0), c("D", Rotation::R0, 1.0));
+    let start = (Pos::new(0, 0), read_as("D", 1.0));
     let cells = vec![
         (
             Pos::new(0, -4),
-            vec![c("B", Rotation::R0, 0.999_999), c("C", Rotation::R0, 1e-6)],
+            vec![read_as("B", 0.999_999), read_as("C", 1e-6)],
         ),
         (
             Pos::new(0, -3),
-            vec![c("A", Rotation::R180, 0.999_99), c("B", Rotation::R0, 1e-5)],
+            vec![
+                read_turned("A", Rotation::R180, 0.999_99),
+                read_as("B", 1e-5),
+            ],
         ),
     ];
     let read = consistent_reading(&cells, &[start], cat.set("base").unwrap());
@@ -278,9 +265,14 @@ fn a_reading_that_breaks_an_edge_gives_way_though_a_hundred_thousand_times_likel
 
 /// Tile `name` at rotation 0 read with `probability`.
 fn read_as(name: &str, probability: f64) -> Candidate {
+    read_turned(name, Rotation::R0, probability)
+}
+
+/// Tile `name` turned `rot` read with `probability`.
+fn read_turned(name: &str, rot: Rotation, probability: f64) -> Candidate {
     Candidate {
         tile: catalogue().tile_id(name).unwrap(),
-        rot: Rotation::R0,
+        rot,
         probability,
     }
 }
