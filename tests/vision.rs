@@ -2659,6 +2659,23 @@ fn a_hole_of_wooden_table_between_three_city_sides_is_no_tile() {
 }
 
 #[test]
+fn a_hole_of_red_and_white_cloth_inside_the_board_is_no_tile() {
+    // Board 3 of the data set of seed 23300 (overhead, 1080p, a red-and-white checked cloth,
+    // white roads and orange cities): (3, 2) and (3, 3) are bare cloth between an R, a J, a K
+    // and an S, its white checks passing for road and its red for city. Cut as tiles they fit
+    // the catalogue far worse than the board's tiles do.
+    let (sample, found) = board_read_from_setup(23300, 3);
+    for hole in [[3, 2], [3, 3]] {
+        assert!(sample.truth.tiles.iter().all(|t| t.cell != hole));
+        assert!(found.iter().all(|l| l.pos != Pos::new(hole[0], hole[1])));
+    }
+    for tile in [[2, 2], [3, 1], [2, 3], [3, 4]] {
+        assert!(sample.truth.tiles.iter().any(|t| t.cell == tile));
+        assert!(found.iter().any(|l| l.pos == Pos::new(tile[0], tile[1])));
+    }
+}
+
+#[test]
 fn a_city_tile_with_a_road_beside_its_only_neighbour_on_a_checked_cloth_is_read() {
     // Board 4 of the data set of seed 15900 (1080p, a red-checked cloth): S lies at the board's
     // east edge above an H, its brown city passing for the cloth (a cut showing hardly anything
