@@ -2676,6 +2676,14 @@ fn a_hole_of_red_and_white_cloth_inside_the_board_is_no_tile() {
 }
 
 #[test]
+fn the_tile_all_city_showing_its_shield_beside_its_only_neighbour_on_wood_is_read() {
+    // Board 2 of the data set of seed 17900 (overhead, 720p, a wooden table as brown as the
+    // cities): C lies at the board's north edge above an I, its city passing for the wood. Its
+    // shield tells one rotation, which no patch of table does.
+    assert_tile_found(17900, 2, Pos::new(-1, -5), "C");
+}
+
+#[test]
 fn a_city_tile_with_a_road_beside_its_only_neighbour_on_a_checked_cloth_is_read() {
     // Board 4 of the data set of seed 15900 (1080p, a red-checked cloth): S lies at the board's
     // east edge above an H, its brown city passing for the cloth (a cut showing hardly anything

@@ -8,7 +8,7 @@ use opencv::prelude::*;
 
 use super::grid::RECUT_OFF_PX;
 use super::{Located, MIN_FIT, SURE_FIT};
-use crate::rules::{catalogue, Dir, EdgeKind, Pos};
+use crate::rules::{catalogue, Dir, EdgeKind, Pos, Rotation};
 use crate::vision::colours::ColourModel;
 use crate::vision::figures::Enrolment;
 use crate::vision::prints::Print;
@@ -221,16 +221,33 @@ fn share_of_likeliest_fitting(candidates: &[Candidate], pos: Pos, found: &[Locat
     let fitting = plausible_fitting(candidates, pos, found);
     let total: f64 = fitting.iter().map(|c| c.probability).sum();
     fitting.first().map_or(0.0, |best| {
-        let with_twins: f64 = fitting
-            .iter()
-            .filter(|c| c.tile == best.tile && same_for_the_rules(c.tile, c.rot, best.rot))
-            .map(|c| c.probability)
-            .sum();
-        if best.probability > TOLD_ROTATION * with_twins {
-            with_twins / total
+        if best.probability > TOLD_ROTATION * with_twins(best, &fitting) {
+            with_twins(best, &fitting) / total
         } else {
             best.probability / total
         }
+    })
+}
+
+/// The probability `readings` give `best` and its twins for the rules together.
+fn with_twins(best: &Candidate, readings: &[&Candidate]) -> f64 {
+    readings
+        .iter()
+        .filter(|c| c.tile == best.tile && same_for_the_rules(c.tile, c.rot, best.rot))
+        .map(|c| c.probability)
+        .sum()
+}
+
+/// Whether the likeliest of `readings` is a tile with twins for the rules (other rotations
+/// the rules cannot tell apart) whose print tells its rotation, holding more than
+/// [`TOLD_ROTATION`] of their probability: the tile all city shows its shield; a patch of table
+/// shows nothing that could.
+fn print_tells_rotation(readings: &[&Candidate]) -> bool {
+    readings.first().is_some_and(|best| {
+        let twins = Rotation::ALL
+            .iter()
+            .any(|&r| r != best.rot && same_for_the_rules(best.tile, r, best.rot));
+        twins && best.probability > TOLD_ROTATION * with_twins(best, readings)
     })
 }
 
@@ -245,8 +262,10 @@ impl CutRead {
     /// mostly the table's colours must match every one, of two or more (one will do for a cut
     /// read surely, [`CutRead::is_sure`]; three or more where it showed hardly anything else,
     /// [`CellShows::MostlyTable`], and then only where it fits surely, [`SURE_FIT`], unless it
-    /// is read surely as a tile with a road, which no patch of table shows: `eval vision` 15900
-    /// board 4, a city tile on three sides on a red-checked cloth, beside one tile), one of
+    /// is read surely as a tile with a road, or whose print tells its rotation, which no patch
+    /// of table shows: `eval vision` 15900 board 4, a city tile on three sides on a red-checked
+    /// cloth, beside one tile; 17900 board 2, the tile all city on wood, its shield in view),
+    /// one of
     /// which does not show them: a patch of table, read as a city, matches any city side beside
     /// it, and a row of such patches each other (a wooden table's stripes beside the brown
     /// cities of a simulated style; a red-checked table between three city sides, `eval vision`
@@ -266,10 +285,10 @@ impl CutRead {
                 return false
             }
             CellShows::MostlyTable
-                if self.is_sure(found)
-                    && plausible_fitting(candidates, pos, found)
-                        .first()
-                        .is_some_and(|c| has_road(c)) =>
+                if self.is_sure(found) && {
+                    let fitting = plausible_fitting(candidates, pos, found);
+                    fitting.first().is_some_and(|c| has_road(c)) || print_tells_rotation(&fitting)
+                } =>
             {
                 1
             }
@@ -385,6 +404,19 @@ mod tests {
         }
         shield_in_view.tile.candidates.swap(0, 1);
         assert!(shield_in_view.fits_neighbours(&both_city[..1]));
+        // So too where the cut shows hardly anything but the table's colours (brown cities on a
+        // wooden table); a patch of table does not, nor a tile whose print tells nothing more
+        // than a city's colours could (R: no twins for the rules, no road).
+        let mostly_table = |read: &CutRead| {
+            let mut read = read.clone();
+            read.tile.shows = CellShows::MostlyTable;
+            read
+        };
+        assert!(mostly_table(&shield_in_view).fits_neighbours(&both_city[..1]));
+        assert!(!mostly_table(&patch_of_table).fits_neighbours(&both_city[..1]));
+        let mut three_city_sides = mostly_table(&city(true));
+        three_city_sides.tile.candidates = read_surely(0, 0, "R").candidates;
+        assert!(!three_city_sides.fits_neighbours(&both_city[1..]));
         // A tile read surely, found where it was cut, may lie beside its only neighbour (a
         // city tile beside the board's edge on a red-checked table); found far off its cut, it
         // may not.
