@@ -547,6 +547,23 @@ fn start_tile_error(image: &opencv::core::Mat, truth: &[[f64; 2]; 4], what: &str
     corners_off(&found, truth)
 }
 
+#[test]
+fn a_start_tile_cut_in_two_by_its_road_on_a_checked_cloth_is_found_whole() {
+    // The setup frame of board 1 of the data set of seed 24300 (oblique, 720p, a red-and-white
+    // checked cloth): the start tile's white road, like the cloth's white checks, cuts its
+    // picture in two. The strip of field south of the road, outlined alone (4.6 times wider
+    // than deep), was taken for the tile, and nothing of the board was read.
+    let sample = meeplecam::vision::dataset::render_board(24300, 1, None).unwrap();
+    let start = sample
+        .truth
+        .tiles
+        .iter()
+        .find(|t| t.cell == [0, 0])
+        .unwrap();
+    let error = start_tile_error(&sample.setup, &start.corners_px, "24300 board 1");
+    assert!(error < 0.1, "{error}");
+}
+
 /// The farthest (in tile sides) any corner of `found` lies from its true corner in `truth`.
 fn corners_off(found: &[[f64; 2]; 4], truth: &[[f64; 2]; 4]) -> f64 {
     let side = (truth[1][0] - truth[0][0]).hypot(truth[1][1] - truth[0][1]);
