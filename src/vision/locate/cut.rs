@@ -457,10 +457,20 @@ mod tests {
     #[test]
     fn a_cut_showing_hardly_anything_but_the_table_s_colours_must_match_three_neighbours() {
         let at = read_surely;
+        // Read as the tile all city, its shield not in view (as a patch of table reads): alike
+        // at every rotation.
+        let c = at(0, 0, "C").candidates[0];
         let all_city = CutRead {
             found_at: fitting_surely(),
             tile: Located {
                 shows: CellShows::MostlyTable,
+                candidates: Rotation::ALL
+                    .map(|rot| Candidate {
+                        rot,
+                        probability: 0.25,
+                        ..c
+                    })
+                    .to_vec(),
                 ..at(0, 0, "C")
             },
         };
