@@ -221,8 +221,9 @@ fn share_of_likeliest_fitting(candidates: &[Candidate], pos: Pos, found: &[Locat
     let fitting = plausible_fitting(candidates, pos, found);
     let total: f64 = fitting.iter().map(|c| c.probability).sum();
     fitting.first().map_or(0.0, |best| {
-        if best.probability > TOLD_ROTATION * with_twins(best, &fitting) {
-            with_twins(best, &fitting) / total
+        let with_twins = with_twins(best, &fitting);
+        if best.probability > TOLD_ROTATION * with_twins {
+            with_twins / total
         } else {
             best.probability / total
         }
@@ -265,9 +266,8 @@ impl CutRead {
     /// is read surely as a tile with a road, or whose print tells its rotation, which no patch
     /// of table shows: `eval vision` 15900 board 4, a city tile on three sides on a red-checked
     /// cloth, beside one tile; 17900 board 2, the tile all city on wood, its shield in view),
-    /// one of
-    /// which does not show them: a patch of table, read as a city, matches any city side beside
-    /// it, and a row of such patches each other (a wooden table's stripes beside the brown
+    /// one of which does not show them: a patch of table, read as a city, matches any city side
+    /// beside it, and a row of such patches each other (a wooden table's stripes beside the brown
     /// cities of a simulated style; a red-checked table between three city sides, `eval vision`
     /// 12500 board 8, read C with a poor fit); unless it is [`CellShows::TableColours`] read
     /// surely as a tile with a field or road leaving a side (`eval vision` 17700 board 25, an R
