@@ -1030,12 +1030,21 @@ fn a_shield_in_a_figure_s_shadow_still_counts() {
             *figure.at_2d_mut::<u8>(y, x).unwrap() = 255;
         }
     }
-    let mut shaded = |name: &str| {
+    // `greyed`: the shaded blue greyed to its lightness, as a camera's coarse colour sampling
+    // leaves a blue half a few pixels across.
+    let mut shaded = |name: &str, greyed: bool| {
         let mut patch = tiles.patch(name);
         for y in (spot[1] - 9).max(0)..(spot[1] + 12).min(PATCH_PX) {
             for x in (spot[0] - 10).max(0)..(spot[0] + 10).min(PATCH_PX) {
                 let px = patch.at_2d_mut::<Vec3b>(y, x).unwrap();
-                *px = Vec3b::from(px.0.map(|c| (f32::from(c) * 0.55) as u8));
+                let dim = px.0.map(|c| (f32::from(c) * 0.55) as u8);
+                let [b, g, r] = dim.map(i32::from);
+                let grey = ((b + g + r) / 3) as u8;
+                *px = Vec3b::from(if greyed && b > g.max(r) + 15 {
+                    [grey; 3]
+                } else {
+                    dim
+                });
             }
         }
         let map = ShieldMap::new(&patch, Some(&figure), [1.0; 3])
@@ -1045,11 +1054,66 @@ fn a_shield_in_a_figure_s_shadow_still_counts() {
         m_over_n(&map)
     };
     // The shield's white, dimmed, still stands out from the shade around it, with its blue.
-    let with_shield = shaded("M");
+    let with_shield = shaded("M", false);
     assert!(with_shield > 2.0, "{with_shield}");
+    // Its blue greyed, it is a dark mark on the dimmed white, and counts all the same.
+    let greyed = shaded("M", true);
+    assert!(greyed > 2.0, "{greyed}");
     // The same shade over a plain city shows none.
-    let plain = shaded("N");
+    let plain = shaded("N", true);
     assert!(plain < -0.5, "{plain}");
+}
+
+#[test]
+fn a_shield_just_beside_a_figure_counts_unless_the_figure_s_paint_is_blue() {
+    use meeplecam::geometry::TileShape;
+    use meeplecam::vision::pennant::ShieldMap;
+    use meeplecam::vision::rectify::PATCH_PX;
+    use opencv::core::{Mat, Scalar, Vec3b, CV_8UC1};
+    use opencv::prelude::*;
+
+    let mut tiles = OverheadTiles::new();
+    let m = catalogue().tile_id("M").unwrap();
+    let spot = patch_px(meeplecam::geometry::rotate(
+        TileShape::of(m).pennants[0],
+        Rotation::R90,
+    ));
+    // A figure over the shield's white (west) half: its mask, grown two pixels beyond its
+    // paint as the figure finder grows it, reaches the blue half's edge.
+    let (left, right, top, bottom) = (spot[0] - 18, spot[0] + 1, spot[1] - 10, spot[1] + 10);
+    let mut figure =
+        Mat::new_rows_cols_with_default(PATCH_PX, PATCH_PX, CV_8UC1, Scalar::all(0.0)).unwrap();
+    for y in top.max(0)..bottom.min(PATCH_PX) {
+        for x in left.max(0)..right.min(PATCH_PX) {
+            *figure.at_2d_mut::<u8>(y, x).unwrap() = 255;
+        }
+    }
+    let read = |patch: &mut Mat, paint: [u8; 3], rim: Option<[u8; 3]>| {
+        for y in (top - 3).max(0)..(bottom + 3).min(PATCH_PX) {
+            for x in (left - 3).max(0)..(right + 3).min(PATCH_PX) {
+                let inside = |d: i32| {
+                    (left + d..right - d).contains(&x) && (top + d..bottom - d).contains(&y)
+                };
+                let px = patch.at_2d_mut::<Vec3b>(y, x).unwrap();
+                if inside(2) {
+                    *px = Vec3b::from(paint);
+                } else if let Some(rim) = rim.filter(|_| !inside(0) && inside(-2)) {
+                    *px = Vec3b::from(rim);
+                } else if !inside(-2) && rim.is_some() {
+                    *px = Vec3b::from([235, 235, 235]);
+                }
+            }
+        }
+        m_over_n(&ShieldMap::new(patch, Some(&figure), [1.0; 3]).unwrap())
+    };
+    // A yellow figure's edge is no shield-blue: the blue beside it is the shield's.
+    let yellow = [30, 200, 220];
+    let beside = read(&mut tiles.patch("M"), yellow, None);
+    assert!(beside > 2.0, "{beside}");
+    // A blue figure's lit rim beside light print is shield-blue, but no shield.
+    let blue = [170, 80, 30];
+    let rim = read(&mut tiles.patch("N"), blue, Some([200, 110, 60]));
+    assert!(rim < 0.0, "{rim}");
 }
 
 #[test]

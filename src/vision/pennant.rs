@@ -28,8 +28,12 @@ use crate::sim::effects::{grow_mask, mask_where, shrink_mask};
 const SEEN_PX: usize = 3;
 /// How far blue must exceed green and red for a shield pixel.
 const BLUE_MARGIN: i32 = 15;
-/// Extra pixels around figures left out: their shaded rims may be shield-blue.
+/// Extra pixels around figures left out where their paint leans blue ([`BLUE_PAINT`]): their
+/// shaded rims may be shield-blue.
 const FIGURE_RIM: i32 = 3;
+/// Share of the figures' own pixels leaning blue that makes their rims suspect: a blue or
+/// black figure's, not a yellow or red one's.
+const BLUE_PAINT: f64 = 0.1;
 /// How near (distance of balanced colours) a blue patch's mean lies to the roofs' blue for a
 /// roof.
 const ROOF_NEAR: f32 = 45.0;
@@ -186,7 +190,10 @@ impl ShieldMap {
         let bytes: Vec<u8> = colours.iter().map(|&v| v.round() as u8).collect();
         let pixel = |k: usize| [bytes[3 * k], bytes[3 * k + 1], bytes[3 * k + 2]];
         let hidden: Option<Vec<u8>> = match figures {
-            Some(m) => Some(grow_mask(m, FIGURE_RIM)?.data_bytes()?.to_vec()),
+            Some(m) if blue_paint(m, |k| k < w * h && bluish(pixel(k)))? => {
+                Some(grow_mask(m, FIGURE_RIM)?.data_bytes()?.to_vec())
+            }
+            Some(m) => Some(m.try_clone()?.data_bytes()?.to_vec()),
             None => None,
         };
         let seen: Vec<bool> = (0..w * h)
@@ -221,7 +228,7 @@ impl ShieldMap {
             .collect();
         let white: Vec<bool> = white_px.iter().map(|&m| m != 0).collect();
         let light: Vec<bool> = (0..w * h).map(|k| seen[k] && white[k]).collect();
-        let mut plate = plates(&light, w, h, |k| bluish(pixel(k)))?;
+        let mut plate = plates(&light, w, h, |k, _| bluish(pixel(k)))?;
         if let Some(figures) = figures {
             let shaded = shaded_plates(&bytes, &seen, &white, figures)?;
             plate.iter_mut().zip(shaded).for_each(|(p, s)| *p |= s);
@@ -516,7 +523,8 @@ pub fn faint_blue_print(
 /// The pixels of shield plates in the shadow of the `figures` (255) of a patch (`bytes`, blue,
 /// green, red per pixel; `seen` and lit `white` pixels as [`ShieldMap::new`] found them): compact
 /// patches within [`SHADE_REACH`] of a figure, grey but dimmed below a lit white, with shield
-/// blue inside.
+/// blue inside, or a mark darker than [`INK_SHARE`] of the plate's lightness (a camera's coarse
+/// colour sampling greys a shaded blue half a few pixels across, beside a figure's paint).
 fn shaded_plates(
     bytes: &[u8],
     seen: &[bool],
@@ -541,7 +549,30 @@ fn shaded_plates(
                 && light_within(pixel(k), SHADED_LIGHT, GREY_SPREAD)
         })
         .collect();
-    plates(&dim, w, h, |k| shield_blue(pixel(k)))
+    let lightness = |k: usize| pixel(k).iter().map(|&c| f64::from(c)).sum::<f64>();
+    let (labels, stats) = components(&dim, w, h)?;
+    let mut sums = vec![0.0; stats.len()];
+    for (k, &l) in labels.iter().enumerate() {
+        sums[l.max(0) as usize] += lightness(k);
+    }
+    let ink = |l: usize| INK_SHARE * sums[l] / stats[l][4].max(1) as f64;
+    plates(&dim, w, h, |k, l| {
+        shield_blue(pixel(k)) || (seen[k] && lightness(k) < ink(l))
+    })
+}
+
+/// Whether at least [`BLUE_PAINT`] of the own pixels of the `figures` (255, grown by
+/// [`FIGURE_GROWN`]) are `blue` (by index).
+fn blue_paint(figures: &Mat, blue: impl Fn(usize) -> bool) -> opencv::Result<bool> {
+    let own = shrink_mask(figures, FIGURE_GROWN)?;
+    let own = own.data_bytes()?;
+    let body = own.iter().filter(|&&m| m != 0).count();
+    let leaning = own
+        .iter()
+        .enumerate()
+        .filter(|&(k, &m)| m != 0 && blue(k))
+        .count();
+    Ok(body > 0 && leaning as f64 >= BLUE_PAINT * body as f64)
 }
 
 /// Whether a pixel is lighter than `light` in its darkest channel, its channels less than
@@ -561,12 +592,13 @@ fn bluish(p: [u8; 3]) -> bool {
 }
 
 /// The pixels of `light` patches shaped like a shield plate ([`plate_shaped`]) with a `mark`ed
-/// pixel (by index) inside them: within their bounding box, with their light on both sides.
+/// pixel inside them: within their bounding box, with their light on both sides. `mark(k, l)`:
+/// whether pixel `k` marks the patch labelled `l` (as [`components`] labels `light`).
 fn plates(
     light: &[bool],
     w: usize,
     h: usize,
-    mark: impl Fn(usize) -> bool,
+    mark: impl Fn(usize, usize) -> bool,
 ) -> opencv::Result<Vec<bool>> {
     let (labels, stats) = components(light, w, h)?;
     let shaped: Vec<bool> = stats
@@ -582,7 +614,8 @@ fn plates(
                         && (py + 1..y + bh).any(|qy| of_plate(px, qy)))
             };
             plate_shaped([x, y, bw, bh, area])
-                && (y..y + bh).any(|py| (x..x + bw).any(|px| mark(py * w + px) && inside(px, py)))
+                && (y..y + bh)
+                    .any(|py| (x..x + bw).any(|px| mark(py * w + px, l) && inside(px, py)))
         })
         .collect();
     Ok(labels
