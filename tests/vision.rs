@@ -939,30 +939,17 @@ fn a_shield_counts_where_it_is_seen_and_not_where_a_figure_or_a_far_view_hides_i
 
 #[test]
 fn a_shield_a_figure_stands_on_counts_by_the_white_it_leaves_in_view_beside_it() {
-    use meeplecam::geometry::TileShape;
     use meeplecam::vision::pennant::ShieldMap;
-    use meeplecam::vision::rectify::PATCH_PX;
-    use opencv::core::{Mat, Scalar, CV_8UC1};
+    use opencv::core::Mat;
     use opencv::prelude::*;
 
     let mut tiles = OverheadTiles::new();
     let mut patch_of = |name: &str| tiles.patch(name);
     let ratio = m_over_n;
-    let m = catalogue().tile_id("M").unwrap();
-    let spot = patch_px(meeplecam::geometry::rotate(
-        TileShape::of(m).pennants[0],
-        Rotation::R90,
-    ));
+    let spot = m_shield_spot();
     // A figure's mask (as the figure finder grows it) from `top` to `bottom` rows off the spot.
     let figure = |top: i32, bottom: i32| {
-        let mut mask =
-            Mat::new_rows_cols_with_default(PATCH_PX, PATCH_PX, CV_8UC1, Scalar::all(0.0)).unwrap();
-        for y in (spot[1] + top).max(0)..(spot[1] + bottom).min(PATCH_PX) {
-            for x in (spot[0] - 10).max(0)..(spot[0] + 10).min(PATCH_PX) {
-                *mask.at_2d_mut::<u8>(y, x).unwrap() = 255;
-            }
-        }
-        mask
+        box_mask(spot[0] - 10..spot[0] + 10, spot[1] + top..spot[1] + bottom)
     };
     let read = |patch: &Mat, mask: &Mat| {
         let map = ShieldMap::new(patch, Some(mask), [1.0; 3])
@@ -1009,27 +996,16 @@ fn a_shield_a_figure_stands_on_counts_by_the_white_it_leaves_in_view_beside_it()
 
 #[test]
 fn a_shield_in_a_figure_s_shadow_still_counts() {
-    use meeplecam::geometry::TileShape;
     use meeplecam::vision::pennant::ShieldMap;
     use meeplecam::vision::rectify::PATCH_PX;
-    use opencv::core::{Mat, Scalar, Vec3b, CV_8UC1};
+    use opencv::core::Vec3b;
     use opencv::prelude::*;
 
     let mut tiles = OverheadTiles::new();
-    let m = catalogue().tile_id("M").unwrap();
-    let spot = patch_px(meeplecam::geometry::rotate(
-        TileShape::of(m).pennants[0],
-        Rotation::R90,
-    ));
+    let spot = m_shield_spot();
     // A figure standing just north of the shield, clear of it, and its shadow falling south
     // over it: the simulator's shadow keeps 55 % of the light.
-    let mut figure =
-        Mat::new_rows_cols_with_default(PATCH_PX, PATCH_PX, CV_8UC1, Scalar::all(0.0)).unwrap();
-    for y in (spot[1] - 24).max(0)..spot[1] - 9 {
-        for x in (spot[0] - 8).max(0)..(spot[0] + 8).min(PATCH_PX) {
-            *figure.at_2d_mut::<u8>(y, x).unwrap() = 255;
-        }
-    }
+    let figure = box_mask(spot[0] - 8..spot[0] + 8, spot[1] - 24..spot[1] - 9);
     // `greyed`: the shaded blue greyed to its lightness, as a camera's coarse colour sampling
     // leaves a blue half a few pixels across.
     let mut shaded = |name: &str, greyed: bool| {
@@ -1066,28 +1042,17 @@ fn a_shield_in_a_figure_s_shadow_still_counts() {
 
 #[test]
 fn a_shield_just_beside_a_figure_counts_unless_the_figure_s_paint_is_blue() {
-    use meeplecam::geometry::TileShape;
     use meeplecam::vision::pennant::ShieldMap;
     use meeplecam::vision::rectify::PATCH_PX;
-    use opencv::core::{Mat, Scalar, Vec3b, CV_8UC1};
+    use opencv::core::{Mat, Vec3b};
     use opencv::prelude::*;
 
     let mut tiles = OverheadTiles::new();
-    let m = catalogue().tile_id("M").unwrap();
-    let spot = patch_px(meeplecam::geometry::rotate(
-        TileShape::of(m).pennants[0],
-        Rotation::R90,
-    ));
+    let spot = m_shield_spot();
     // A figure over the shield's white (west) half: its mask, grown two pixels beyond its
     // paint as the figure finder grows it, reaches the blue half's edge.
     let (left, right, top, bottom) = (spot[0] - 18, spot[0] + 1, spot[1] - 10, spot[1] + 10);
-    let mut figure =
-        Mat::new_rows_cols_with_default(PATCH_PX, PATCH_PX, CV_8UC1, Scalar::all(0.0)).unwrap();
-    for y in top.max(0)..bottom.min(PATCH_PX) {
-        for x in left.max(0)..right.min(PATCH_PX) {
-            *figure.at_2d_mut::<u8>(y, x).unwrap() = 255;
-        }
-    }
+    let figure = box_mask(left..right, top..bottom);
     let read = |patch: &mut Mat, paint: [u8; 3], rim: Option<[u8; 3]>| {
         for y in (top - 3).max(0)..(bottom + 3).min(PATCH_PX) {
             for x in (left - 3).max(0)..(right + 3).min(PATCH_PX) {
@@ -1347,6 +1312,28 @@ fn m_over_n(map: &meeplecam::vision::pennant::ShieldMap) -> f64 {
     let read =
         |name: &str| map.log_likelihood(cat.tile_id(name).unwrap(), Rotation::R90, 0, 0, side);
     read("M") - read("N")
+}
+
+/// Where (patch pixels) M turned 90° prints its shield.
+fn m_shield_spot() -> [i32; 2] {
+    let m = catalogue().tile_id("M").unwrap();
+    let spot = meeplecam::geometry::TileShape::of(m).pennants[0];
+    patch_px(meeplecam::geometry::rotate(spot, Rotation::R90))
+}
+
+/// A patch-sized mask, 255 over the columns `xs` and rows `ys` (clipped to the patch).
+fn box_mask(xs: std::ops::Range<i32>, ys: std::ops::Range<i32>) -> opencv::core::Mat {
+    use meeplecam::vision::rectify::PATCH_PX;
+    use opencv::core::{Mat, Scalar, CV_8UC1};
+    use opencv::prelude::*;
+    let mut mask =
+        Mat::new_rows_cols_with_default(PATCH_PX, PATCH_PX, CV_8UC1, Scalar::all(0.0)).unwrap();
+    for y in ys.start.max(0)..ys.end.min(PATCH_PX) {
+        for x in xs.start.max(0)..xs.end.min(PATCH_PX) {
+            *mask.at_2d_mut::<u8>(y, x).unwrap() = 255;
+        }
+    }
+    mask
 }
 
 fn patch_px(u: [f32; 2]) -> [i32; 2] {
