@@ -2752,6 +2752,15 @@ fn the_tile_all_city_showing_its_shield_beside_its_only_neighbour_on_wood_is_rea
 }
 
 #[test]
+fn a_city_tile_at_the_bent_edge_of_the_board_is_not_walled_in_by_the_wood_beside_it() {
+    // Board 13 of the data set of seed 24500 (oblique, 1080p, a wooden table as brown as the
+    // cities): R lies at the board's far corner, its one neighbour below, its field to the
+    // table. The whole board's grid puts its cell a fifth of a side south; cut there, the wood
+    // north of it passed for the city the R's field was not, and it read as the all-city tile.
+    assert_tile_found(24500, 13, Pos::new(-4, -2), "R");
+}
+
+#[test]
 fn a_city_tile_with_a_road_beside_its_only_neighbour_on_a_checked_cloth_is_read() {
     // Board 4 of the data set of seed 15900 (1080p, a red-checked cloth): S lies at the board's
     // east edge above an H, its brown city passing for the cloth (a cut showing hardly anything
