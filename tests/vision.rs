@@ -2761,6 +2761,16 @@ fn a_city_tile_at_the_bent_edge_of_the_board_is_not_walled_in_by_the_wood_beside
 }
 
 #[test]
+fn a_junction_under_a_figure_is_weighed_by_its_copies_over_the_cells_it_shows() {
+    // Board 27 of the data set of seed 24700 (oblique, 720p): a W at the board's east edge, its
+    // east road under a follower, read more likely as a straight road (U). Its likeness to the
+    // board's sure copies, over the cells the figure leaves, is weighed by how alike copies
+    // look over those cells alone (here less alike than whole copies, so a step in likeness
+    // tells less); weighed on the whole copies' scale, the read went to U.
+    assert_follower_s_tile_read_true(24700, 27, Pos::new(1, -4), "W", Rotation::R270);
+}
+
+#[test]
 fn a_city_tile_with_a_road_beside_its_only_neighbour_on_a_checked_cloth_is_read() {
     // Board 4 of the data set of seed 15900 (1080p, a red-checked cloth): S lies at the board's
     // east edge above an H, its brown city passing for the cloth (a cut showing hardly anything

@@ -144,11 +144,12 @@ impl Print {
     }
 
     /// How alike two prints look: the correlation of their grey levels over the cells both
-    /// show; `None` where they share too few, or either is flat there.
-    fn likeness(&self, other: &Print) -> Option<f64> {
+    /// show (and `within` holds, if given); `None` where they share too few, or either is flat
+    /// there.
+    fn likeness(&self, other: &Print, within: Option<&[bool]>) -> Option<f64> {
         let (mut n, mut sa, mut sb, mut sab, mut saa, mut sbb) = (0usize, 0.0, 0.0, 0.0, 0.0, 0.0);
         for k in 0..self.grey.len().min(other.grey.len()) {
-            if self.seen[k] && other.seen[k] {
+            if self.seen[k] && other.seen[k] && within.is_none_or(|w| w[k]) {
                 let (a, b) = (f64::from(self.grey[k]), f64::from(other.grey[k]));
                 n += 1;
                 sa += a;
@@ -201,13 +202,13 @@ impl LearnedPrints {
             let upright = equivalents(tile, rot)
                 .map(|r| print.upright(r))
                 .max_by(|a, b| {
-                    let l = |p: &Print| mean_likeness(p, theirs.iter()).unwrap_or(-1.0);
+                    let l = |p: &Print| mean_likeness(p, theirs.iter(), None).unwrap_or(-1.0);
                     l(a).total_cmp(&l(b))
                 })
                 .unwrap_or_else(|| print.upright(rot));
             theirs.push(upright);
         }
-        let scale = scale(&copies);
+        let scale = scale(&copies, None);
         LearnedPrints { copies, scale }
     }
 
@@ -225,9 +226,22 @@ impl LearnedPrints {
     /// its likeness to the sure copies of that type or of a type printed alike but for its
     /// shields; 0 where there are none, or likeness tells nothing on this board.
     pub fn log_likelihood(&self, print: &Print, tile: TileId, rot: Rotation) -> f64 {
-        let Some((mid, unit)) = self.scale else {
+        self.log_likelihood_scaled(print, tile, rot, Some(&mut Scales::default()))
+    }
+
+    /// [`Self::log_likelihood`], with `scales`: on the scale of the cells the print shows (a
+    /// print partly under a figure is measured against how alike the copies look over those
+    /// cells alone); without, on the board's scale.
+    fn log_likelihood_scaled(
+        &self,
+        print: &Print,
+        tile: TileId,
+        rot: Rotation,
+        mut scales: Option<&mut Scales>,
+    ) -> f64 {
+        if self.scale.is_none() {
             return 0.0;
-        };
+        }
         let kin: Vec<(TileId, &Vec<Print>)> = self
             .copies
             .iter()
@@ -240,11 +254,31 @@ impl LearnedPrints {
             CAP_ONE_COPY
         };
         kin.into_iter()
-            .flat_map(|(kin, copies)| {
-                equivalents(kin, rot).filter_map(move |r| mean_likeness(&print.upright(r), copies))
+            .flat_map(|(kin, copies)| equivalents(kin, rot).map(move |r| (r, copies)))
+            .filter_map(|(r, copies)| {
+                let upright = print.upright(r);
+                let (mid, unit) = match scales.as_deref_mut() {
+                    Some(scales) => self.scale_over(&upright.seen, scales)?,
+                    None => self.scale?,
+                };
+                let l = mean_likeness(&upright, copies, None)?;
+                Some((l - mid) / unit)
             })
             .fold(None, |m: Option<f64>, l| Some(m.map_or(l, |m| m.max(l))))
-            .map_or(0.0, |l| ((l - mid) / unit).clamp(-cap, cap))
+            .map_or(0.0, |l| l.clamp(-cap, cap))
+    }
+
+    /// The likeness scale over the cells `seen` (catalogue orientation): the board's, where
+    /// nearly all are.
+    fn scale_over(&self, seen: &[bool], scales: &mut Scales) -> Option<(f64, f64)> {
+        let shown = seen.iter().filter(|&&s| s).count() as f64 / seen.len().max(1) as f64;
+        if shown >= WHOLE {
+            return self.scale;
+        }
+        *scales
+            .0
+            .entry(seen.to_vec())
+            .or_insert_with(|| scale(&self.copies, Some(seen)))
     }
 
     /// `ranked` (readings of `print`) weighed by likeness to the copies learned, most likely
@@ -261,10 +295,13 @@ impl LearnedPrints {
             .iter()
             .filter(|c| c.probability >= CONTENDING)
             .any(|c| !self.copies.keys().any(|&kin| printed_alike(kin, c.tile)));
+        let mut scales = Scales::default();
         let logs: Vec<f64> = ranked
             .iter()
             .map(|c| {
-                let likeness = self.log_likelihood(print, c.tile, c.rot);
+                // Scales over the cells seen cost a measure each: only for contenders.
+                let scales = (c.probability >= CONTENDING).then_some(&mut scales);
+                let likeness = self.log_likelihood_scaled(print, c.tile, c.rot, scales);
                 let likeness = if unlearned {
                     likeness.min(0.0)
                 } else {
@@ -281,6 +318,10 @@ impl LearnedPrints {
         ranked.sort_by(|a, b| b.probability.total_cmp(&a.probability));
     }
 }
+
+/// Likeness scales over the cells a print shows, by those cells.
+#[derive(Default)]
+struct Scales(BTreeMap<Vec<bool>, Option<(f64, f64)>>);
 
 /// Whether a tile read as `ranked` teaches its type's print: read surely and seen whole.
 fn teaches(print: &Print, ranked: &[Candidate]) -> bool {
@@ -300,19 +341,25 @@ fn equivalents(tile: TileId, rot: Rotation) -> impl Iterator<Item = Rotation> {
         .filter(move |&r| same_for_the_rules(tile, r, rot))
 }
 
-/// The mean likeness of `print` to `copies` (those it shares enough cells with).
-fn mean_likeness<'a>(print: &Print, copies: impl IntoIterator<Item = &'a Print>) -> Option<f64> {
+/// The mean likeness of `print` to `copies` (those it shares enough cells with, of those
+/// `within` holds).
+fn mean_likeness<'a>(
+    print: &Print,
+    copies: impl IntoIterator<Item = &'a Print>,
+    within: Option<&[bool]>,
+) -> Option<f64> {
     let (mut sum, mut n) = (0.0, 0usize);
-    for l in copies.into_iter().filter_map(|c| print.likeness(c)) {
+    for l in copies.into_iter().filter_map(|c| print.likeness(c, within)) {
         sum += l;
         n += 1;
     }
     (n > 0).then(|| sum / n as f64)
 }
 
-/// The board's likeness scale (see [`LearnedPrints::scale`]): each sure copy's likeness to the
-/// other copies of its type, and its highest likeness to another type at any rotation.
-fn scale(copies: &BTreeMap<TileId, Vec<Print>>) -> Option<(f64, f64)> {
+/// The board's likeness scale (see [`LearnedPrints::scale`]) over the cells `within` holds (all
+/// if `None`): each sure copy's likeness to the other copies of its type, and its highest
+/// likeness to another type at any rotation.
+fn scale(copies: &BTreeMap<TileId, Vec<Print>>, within: Option<&[bool]>) -> Option<(f64, f64)> {
     // Each copy's two likenesses, the copies side by side on every core.
     let each: Vec<(&TileId, &Vec<Print>, usize)> = copies
         .iter()
@@ -323,12 +370,16 @@ fn scale(copies: &BTreeMap<TileId, Vec<Print>>) -> Option<(f64, f64)> {
         .map(|&(tile, prints, k)| {
             let print = &prints[k];
             let rest = prints.iter().enumerate().filter(|&(j, _)| j != k);
-            let own = mean_likeness(print, rest.map(|(_, p)| p));
+            let own = mean_likeness(print, rest.map(|(_, p)| p), within);
             let turned = Rotation::ALL.map(|r| print.upright(r));
             let closest = copies
                 .iter()
                 .filter(|(&t, _)| !printed_alike(t, *tile))
-                .flat_map(|(_, theirs)| turned.iter().filter_map(move |p| mean_likeness(p, theirs)))
+                .flat_map(|(_, theirs)| {
+                    turned
+                        .iter()
+                        .filter_map(move |p| mean_likeness(p, theirs, within))
+                })
                 .fold(None, |m: Option<f64>, l| Some(m.map_or(l, |m| m.max(l))));
             (own, closest)
         })
