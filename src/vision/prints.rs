@@ -258,7 +258,7 @@ impl LearnedPrints {
             .filter_map(|(r, copies)| {
                 let upright = print.upright(r);
                 let (mid, unit) = match scales.as_deref_mut() {
-                    Some(scales) => self.scale_over(&upright.seen, scales)?,
+                    Some(scales) => self.scale_over(&upright, scales)?,
                     None => self.scale?,
                 };
                 let l = mean_likeness(&upright, copies, None)?;
@@ -268,17 +268,16 @@ impl LearnedPrints {
             .map_or(0.0, |l| l.clamp(-cap, cap))
     }
 
-    /// The likeness scale over the cells `seen` (catalogue orientation): the board's, where
-    /// nearly all are.
-    fn scale_over(&self, seen: &[bool], scales: &mut Scales) -> Option<(f64, f64)> {
-        let shown = seen.iter().filter(|&&s| s).count() as f64 / seen.len().max(1) as f64;
-        if shown >= WHOLE {
+    /// The likeness scale over the cells `upright` (catalogue orientation) shows: the board's,
+    /// where nearly all are.
+    fn scale_over(&self, upright: &Print, scales: &mut Scales) -> Option<(f64, f64)> {
+        if upright.seen_share() >= WHOLE {
             return self.scale;
         }
         *scales
             .0
-            .entry(seen.to_vec())
-            .or_insert_with(|| scale(&self.copies, Some(seen)))
+            .entry(upright.seen.clone())
+            .or_insert_with(|| scale(&self.copies, Some(&upright.seen)))
     }
 
     /// `ranked` (readings of `print`) weighed by likeness to the copies learned, most likely
