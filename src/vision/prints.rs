@@ -51,7 +51,7 @@ const UNSEEN_SHARE: f64 = 0.1;
 /// A tile's print as grey levels on a [`PRINT_SIDE`] grid, with which cells were seen.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Print {
-    grey: Vec<f32>,
+    grey: Vec<u8>,
     seen: Vec<bool>,
 }
 
@@ -84,11 +84,7 @@ impl Print {
         }
         let mut grey = Mat::default();
         imgproc::cvt_color(patch, &mut grey, imgproc::COLOR_BGR2GRAY, 0)?;
-        let grey: Vec<f32> = window(&grey)?
-            .data_bytes()?
-            .iter()
-            .map(|&v| f32::from(v))
-            .collect();
+        let grey: Vec<u8> = window(&grey)?.data_bytes()?.to_vec();
         let seen = match unseen.filter(|m| fits(m)) {
             Some(m) => window(m)?
                 .data_bytes()?
@@ -116,7 +112,7 @@ impl Print {
     /// A print of which nothing was seen.
     fn unseen() -> Print {
         Print {
-            grey: vec![0.0; PRINT_SIDE * PRINT_SIDE],
+            grey: vec![0; PRINT_SIDE * PRINT_SIDE],
             seen: vec![false; PRINT_SIDE * PRINT_SIDE],
         }
     }
@@ -147,24 +143,49 @@ impl Print {
     /// show (and `within` holds, if given); `None` where they share too few, or either is flat
     /// there.
     fn likeness(&self, other: &Print, within: Option<&[bool]>) -> Option<f64> {
-        let (mut n, mut sa, mut sb, mut sab, mut saa, mut sbb) = (0usize, 0.0, 0.0, 0.0, 0.0, 0.0);
-        for k in 0..self.grey.len().min(other.grey.len()) {
-            if self.seen[k] && other.seen[k] && within.is_none_or(|w| w[k]) {
-                let (a, b) = (f64::from(self.grey[k]), f64::from(other.grey[k]));
-                n += 1;
-                sa += a;
-                sb += b;
-                sab += a * b;
-                saa += a * a;
-                sbb += b * b;
-            }
-        }
-        if (n as f64) < MIN_SHARED * self.grey.len() as f64 {
+        let sums = match within {
+            Some(within) => Sums::over(self, other, within.iter().copied()),
+            None => Sums::over(self, other, std::iter::repeat(true)),
+        };
+        if f64::from(sums.n) < MIN_SHARED * self.grey.len() as f64 {
             return None;
         }
-        let n = n as f64;
+        let [n, sa, sb, sab, saa, sbb] =
+            [sums.n, sums.a, sums.b, sums.ab, sums.aa, sums.bb].map(f64::from);
         let (ab, aa, bb) = (sab - sa * sb / n, saa - sa * sa / n, sbb - sb * sb / n);
         (aa > 1e-6 && bb > 1e-6).then(|| ab / (aa * bb).sqrt())
+    }
+}
+
+/// Sums over the cells two prints share of their grey levels, their products and squares, and
+/// the count: whole numbers (a cell's grey level is one byte), so that they add up exactly in
+/// any order and a compiler may add many cells at once.
+#[derive(Default)]
+struct Sums {
+    n: u32,
+    a: u32,
+    b: u32,
+    ab: u32,
+    aa: u32,
+    bb: u32,
+}
+
+impl Sums {
+    /// The sums over the cells both `p` and `q` show and `within` holds.
+    fn over(p: &Print, q: &Print, within: impl Iterator<Item = bool>) -> Sums {
+        let mut s = Sums::default();
+        let cells = p.grey.iter().zip(&p.seen).zip(q.grey.iter().zip(&q.seen));
+        for (((&a, &seen_a), (&b, &seen_b)), within) in cells.zip(within) {
+            let keep = u32::from(seen_a && seen_b && within);
+            let (a, b) = (u32::from(a) * keep, u32::from(b) * keep);
+            s.n += keep;
+            s.a += a;
+            s.b += b;
+            s.ab += a * b;
+            s.aa += a * a;
+            s.bb += b * b;
+        }
+        s
     }
 }
 
@@ -600,5 +621,51 @@ mod tests {
         assert_eq!(print.seen_share(), 0.0);
         let learned = learn(&board(&["D", "E", "U", "K"]));
         assert_eq!(learned.log_likelihood(&print, id("D"), Rotation::R0), 0.0);
+    }
+
+    #[test]
+    fn likeness_is_the_correlation_over_the_cells_both_show() {
+        let n = PRINT_SIDE * PRINT_SIDE;
+        // A grey ramp west to east; the same ramp at half the contrast, whose first hundred
+        // cells (unseen in the first print) hold noise; and the ramp turned dark to light.
+        let ramp: Vec<u8> = (0..n).map(|k| (k % PRINT_SIDE * 16) as u8).collect();
+        let first = Print {
+            grey: ramp.clone(),
+            seen: (0..n).map(|k| k >= 100).collect(),
+        };
+        let half = Print {
+            grey: (0..n)
+                .map(|k| {
+                    if k < 100 {
+                        (k * 37 % 256) as u8
+                    } else {
+                        40 + ramp[k] / 2
+                    }
+                })
+                .collect(),
+            seen: vec![true; n],
+        };
+        let turned = Print {
+            grey: ramp.iter().map(|g| 255 - g).collect(),
+            seen: vec![true; n],
+        };
+        let near = |l: Option<f64>, want: f64| l.is_some_and(|l| (l - want).abs() < 1e-9);
+        assert!(
+            near(first.likeness(&half, None), 1.0),
+            "{:?}",
+            first.likeness(&half, None)
+        );
+        assert!(near(first.likeness(&turned, None), -1.0));
+        // Over the noise alone the two share nothing seen.
+        let noise: Vec<bool> = (0..n).map(|k| k < 100).collect();
+        assert_eq!(first.likeness(&half, Some(&noise)), None);
+        // Too few cells shared (under MIN_SHARED) tell nothing; a flat print neither.
+        let few: Vec<bool> = (0..n).map(|k| k >= n - 50).collect();
+        assert_eq!(first.likeness(&half, Some(&few)), None);
+        let flat = Print {
+            grey: vec![128; n],
+            seen: vec![true; n],
+        };
+        assert_eq!(first.likeness(&flat, None), None);
     }
 }
