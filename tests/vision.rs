@@ -2771,6 +2771,17 @@ fn a_junction_under_a_figure_is_weighed_by_its_copies_over_the_cells_it_shows() 
 }
 
 #[test]
+fn a_type_the_board_shows_no_sure_copy_of_does_not_win_by_likeness_it_cannot_be_weighed_by() {
+    // Board 16 of the data set of seed 24700 (overhead, 720p, a red-checked cloth): a T at the
+    // board's east edge, a red farmer lying over its road stub, read T (0.69). Its print, under
+    // the farmer and beside its shadow, looked unlike the board's one sure copy of S (T's twin
+    // but for the shield), while R, the other reading, had no sure copy to be compared with:
+    // counted against T alone, likeness gave the tile to R. Likeness now weighs only the
+    // readings whose type the board shows surely, among themselves.
+    assert_follower_s_tile_read_true(24700, 16, Pos::new(6, -1), "T", Rotation::R0);
+}
+
+#[test]
 fn a_city_tile_with_a_road_beside_its_only_neighbour_on_a_checked_cloth_is_read() {
     // Board 4 of the data set of seed 15900 (1080p, a red-checked cloth): S lies at the board's
     // east edge above an H, its brown city passing for the cloth (a cut showing hardly anything

@@ -307,33 +307,30 @@ impl LearnedPrints {
         if self.scale.is_none() || teaches(print, ranked) {
             return;
         }
-        // A type with no sure copies (nor a twin's) gains nothing by likeness; were the others
-        // to gain by theirs, a tile whose telling part a figure hides (A's road) would go to the
-        // type the board happened to show surely (B). Where such a reading is in contention,
-        // likeness only counts against.
-        let unlearned = ranked
-            .iter()
-            .filter(|c| c.probability >= CONTENDING)
-            .any(|c| !self.copies.keys().any(|&kin| printed_alike(kin, c.tile)));
+        // Likeness weighs only the readings whose type (or a twin) the board shows surely, among
+        // themselves: the others keep their share. A type with no sure copy cannot be compared
+        // with: were the others to gain by likeness, a tile whose telling part a figure hides
+        // (A's road) would go to the type the board happened to show (B); were they only to
+        // lose by it, a print a figure's rim and shadow made unlike its own type's copies would
+        // go to the type never seen (24700 board 16: T to R).
+        let learned = |c: &Candidate| self.copies.keys().any(|&kin| printed_alike(kin, c.tile));
         let mut scales = Scales::default();
-        let logs: Vec<f64> = ranked
+        let weighed: Vec<(usize, f64)> = ranked
             .iter()
-            .map(|c| {
+            .enumerate()
+            .filter(|(_, c)| learned(c))
+            .map(|(k, c)| {
                 // Scales over the cells seen cost a measure each: only for contenders.
                 let scales = (c.probability >= CONTENDING).then_some(&mut scales);
                 let likeness = self.log_likelihood_scaled(print, c.tile, c.rot, scales);
-                let likeness = if unlearned {
-                    likeness.min(0.0)
-                } else {
-                    likeness
-                };
-                c.probability.max(1e-300).ln() + likeness
+                (k, c.probability.max(1e-300).ln() + likeness)
             })
             .collect();
-        let best = logs.iter().copied().fold(f64::MIN, f64::max);
-        let total: f64 = logs.iter().map(|l| (l - best).exp()).sum();
-        for (c, l) in ranked.iter_mut().zip(&logs) {
-            c.probability = (l - best).exp() / total;
+        let share: f64 = weighed.iter().map(|&(k, _)| ranked[k].probability).sum();
+        let best = weighed.iter().map(|&(_, l)| l).fold(f64::MIN, f64::max);
+        let total: f64 = weighed.iter().map(|(_, l)| (l - best).exp()).sum();
+        for &(k, l) in &weighed {
+            ranked[k].probability = share * (l - best).exp() / total;
         }
         ranked.sort_by(|a, b| b.probability.total_cmp(&a.probability));
     }
@@ -536,7 +533,7 @@ mod tests {
     }
 
     #[test]
-    fn a_type_the_board_shows_no_sure_copy_of_loses_nothing_to_one_it_does() {
+    fn a_type_the_board_shows_no_sure_copy_of_keeps_its_share() {
         // A (a cloister with a road) with a figure over its road looks like B (the cloister
         // alone), whose sure copies the board shows, while it shows none of A: the doubt
         // stays as read.
@@ -548,13 +545,22 @@ mod tests {
         let mut ranked = doubtful(&[("A", Rotation::R0, 0.6), ("B", Rotation::R0, 0.4)]);
         learned.reweigh(&print, &mut ranked);
         assert_eq!(ranked[0].tile, id("A"), "{ranked:?}");
-        // Likeness still counts against a reading it belies: a print unlike B's copies (K's)
-        // read more likely B gives way.
+        // Nor does a print unlike B's copies (K's) go from B to A, which likeness cannot weigh;
+        // it goes to K, whose copies it is like, and A keeps its share.
         let unlike = print_of(&printed("K", Rotation::R0), None);
         assert!(learned.log_likelihood(&unlike, id("B"), Rotation::R0) < 0.0);
         let mut ranked = doubtful(&[("B", Rotation::R0, 0.6), ("A", Rotation::R0, 0.4)]);
         learned.reweigh(&unlike, &mut ranked);
-        assert_eq!(ranked[0].tile, id("A"), "{ranked:?}");
+        assert_eq!(ranked[0].tile, id("B"), "{ranked:?}");
+        let mut ranked = doubtful(&[
+            ("B", Rotation::R0, 0.5),
+            ("K", Rotation::R0, 0.3),
+            ("A", Rotation::R0, 0.2),
+        ]);
+        learned.reweigh(&unlike, &mut ranked);
+        assert_eq!(ranked[0].tile, id("K"), "{ranked:?}");
+        let a = ranked.iter().find(|c| c.tile == id("A")).expect("A");
+        assert!((a.probability - 0.2).abs() < 1e-9, "{ranked:?}");
     }
 
     #[test]
