@@ -2761,6 +2761,26 @@ fn a_city_tile_at_the_bent_edge_of_the_board_is_not_walled_in_by_the_wood_beside
 }
 
 #[test]
+fn a_tile_lying_past_where_its_neighbours_put_it_on_wood_is_read_where_it_lies() {
+    // Board 28 of the data set of seed 24500 (oblique, 720p, a wooden table as brown as the
+    // cities): a Q at the board's south edge, a green farmer lying over its road, lies a
+    // fourteenth of a side south-east of where its neighbours put it. Its best shift from
+    // there kept the wood beside it in the cut and left its field corners out: all city, read
+    // as C (0.47). The best of the other types, found where it fits best and ranked there with
+    // its prior and the farmer, reads Q.
+    assert_follower_s_tile_read_true(24500, 28, Pos::new(5, 4), "Q", Rotation::R0);
+}
+
+#[test]
+fn a_tile_on_the_far_edge_of_the_board_a_quarter_side_off_its_cut_is_read_where_it_lies() {
+    // Board 20 of the data set of seed 24700 (oblique, 1080p, a wooden table): an S at the
+    // board's far edge, a green follower on its road, was cut a sixth of a side south of where
+    // it lies and found further south still, its cities and the wood beyond its field reading
+    // as the all-city C (0.54). Searched for on its own, S lies where it does and reads surely.
+    assert_follower_s_tile_read_true(24700, 20, Pos::new(-2, -7), "S", Rotation::R180);
+}
+
+#[test]
 fn a_junction_under_a_figure_is_weighed_by_its_copies_over_the_cells_it_shows() {
     // Board 27 of the data set of seed 24700 (oblique, 720p): a W at the board's east edge, its
     // east road under a follower, read more likely as a straight road (U). Its likeness to the

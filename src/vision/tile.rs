@@ -91,12 +91,14 @@ impl TileRecognizer {
             (&shields, 0, 0, side),
             None,
         )
+        .map(|(ranked, _)| ranked)
     }
 
     /// Reads a tile that may lie a little off its cell: `patch` shows the cell with `margin`
     /// pixels of surroundings on every side; pixels under `figures` (255) do not count. The
     /// likeliest readings of the centred window are tried at every shift of up to `margin`
-    /// pixels, and all candidates are ranked at the best shift.
+    /// pixels, and all candidates are ranked at the best shift (where the likeliest reading
+    /// there is unsure, at the best shift of the other types if that ranks higher).
     pub fn recognize_shifted(
         &self,
         patch: &Mat,
@@ -152,14 +154,15 @@ impl TileRecognizer {
         let shortlist = self.shortlist(&looks, &centred, &observe(margin, margin));
         // Coarse steps over the whole range, then the neighbours of the best; shifts cost a
         // little, so that a poor match does not wander onto a neighbour's print. A shift's
-        // score is exact where it beats `bar` (the best shift's so far), else some value below.
-        let score_at = |dx: usize, dy: usize, bar: f64| {
+        // score (the best of the templates `among`) is exact where it beats `bar` (the best
+        // shift's so far), else some value below.
+        let score_at = |among: &[usize], dx: usize, dy: usize, bar: f64| {
             let grid = Observed::of(&map.grid(dx, dy, side));
             let edges = observe(dx, dy);
             let off = (dx as f64 - margin as f64).powi(2) + (dy as f64 - margin as f64).powi(2);
             let cost = SHIFT_COST * off;
             let mut best = f64::MIN;
-            for &k in &shortlist {
+            for &k in among {
                 let sides = EDGE_WEIGHT * edges.log_likelihood(&self.edges[k]);
                 // A match whose sum falls below this cannot overtake the best so far, at this
                 // shift or any other.
@@ -170,85 +173,84 @@ impl TileRecognizer {
             }
             best - cost
         };
-        // Each shift scored once: the coarse grid, then steps of half and one pixel around the
-        // best so far while that climbs. The bar only rises, so a score kept from a lower one
-        // compares with it as the exact score would.
-        let span = 2 * margin + 1;
-        let mut scored: Vec<Option<f64>> = vec![None; span * span];
-        let mut score = |dx: usize, dy: usize, bar: f64| {
-            *scored[dy * span + dx].get_or_insert_with(|| score_at(dx, dy, bar))
-        };
-        let mut best = (score(margin, margin, f64::MIN), margin, margin);
-        let coarse = (margin / 2).max(1);
-        for dy in (0..=2 * margin).step_by(coarse) {
-            for dx in (0..=2 * margin).step_by(coarse) {
-                let s = score(dx, dy, best.0);
-                if s > best.0 {
-                    best = (s, dx, dy);
-                }
-            }
-        }
-        let mut step = coarse / 2;
-        while step > 0 {
-            let (cx, cy) = (best.1, best.2);
-            for (ox, oy) in super::AROUND {
-                let (dx, dy) = (cx as i64 + ox * step as i64, cy as i64 + oy * step as i64);
-                if !(0..span as i64).contains(&dx) || !(0..span as i64).contains(&dy) {
-                    continue;
-                }
-                let s = score(dx as usize, dy as usize, best.0);
-                if s > best.0 {
-                    best = (s, dx as usize, dy as usize);
-                }
-            }
-            if (best.1, best.2) == (cx, cy) {
-                step /= 2;
-            }
-        }
-        let shift = [best.1 as f64 - margin as f64, best.2 as f64 - margin as f64];
-        let grid = map.grid(best.1, best.2, side);
-        let seen: f32 = grid.iter().map(|c| c.iter().sum::<f32>()).sum();
-        let similar = similarities(&looks, &grid);
-        let fitted = shortlist
-            .iter()
-            .map(|&k| similar[k])
-            .fold(f64::MIN, f64::max);
-        let fit = fitted / f64::from(seen.max(1.0));
+        let search =
+            |among: &[usize]| best_shift(margin, |dx, dy, bar| score_at(among, dx, dy, bar));
         let shields = || {
             ShieldMap::new(patch, unseen, model.light_balance())?
                 .with_city_print(model.shield_blob(), model.roof_blue())
                 .seen_at(tile_px)?
                 .with_peeks(figures)
         };
-        let edges = observe(best.1, best.2);
         let from_mask = match standing {
             Some(_) => None,
             None => figures.map(Figures::from_mask).transpose()?,
         };
-        let ranked = self.rank_with(
-            &similar,
-            &edges,
-            (&shields, best.1, best.2, side),
-            standing
-                .or(from_mask.as_ref())
-                .map(|f| (f, best.1, best.2, side)),
-        )?;
-        let off_cut = shift[0].hypot(shift[1]);
-        let on_table = match table {
-            Some(t) => table_cells(t, out_of_view, best.1, best.2, side)?,
-            None => 0.0,
+        // Every candidate ranked with the tile found at `at`.
+        let read_at = |at: Shift| -> opencv::Result<ShiftedRead> {
+            let grid = map.grid(at.x, at.y, side);
+            let seen: f32 = grid.iter().map(|c| c.iter().sum::<f32>()).sum();
+            let similar = similarities(&looks, &grid);
+            let fitted = shortlist
+                .iter()
+                .map(|&k| similar[k])
+                .fold(f64::MIN, f64::max);
+            let fit = fitted / f64::from(seen.max(1.0));
+            let edges = observe(at.x, at.y);
+            let (ranked, best) = self.rank_with(
+                &similar,
+                &edges,
+                (&shields, at.x, at.y, side),
+                standing
+                    .or(from_mask.as_ref())
+                    .map(|f| (f, at.x, at.y, side)),
+            )?;
+            let shift = [at.x as f64 - margin as f64, at.y as f64 - margin as f64];
+            let off_cut = shift[0].hypot(shift[1]);
+            let on_table = match table {
+                Some(t) => table_cells(t, out_of_view, at.x, at.y, side)?,
+                None => 0.0,
+            };
+            let on_table_cost = TABLE_CELL * self.sharpness * on_table;
+            Ok(ShiftedRead {
+                ranked,
+                shift,
+                found: Match {
+                    fit,
+                    score: at.score - on_table_cost,
+                    off_cut,
+                    on_table,
+                },
+                total: best - SHIFT_COST * off_cut.powi(2) - on_table_cost,
+            })
         };
-        let on_table_cost = TABLE_CELL * self.sharpness * on_table;
-        Ok((
-            ranked,
-            shift,
-            Match {
-                fit,
-                score: best.0 - on_table_cost,
-                off_cut,
-                on_table,
-            },
-        ))
+        let first = search(&shortlist);
+        let mut read = read_at(first)?;
+        // Where the likeliest reading is unsure, the best of the other types may lie elsewhere
+        // (a tile a few pixels beyond where its neighbours predict it, the table's wood passing
+        // for city where the cut overlaps it): found where it fits best, and ranked there with
+        // all the evidence (priors, figures, shields), the better of the two is kept.
+        if read
+            .ranked
+            .first()
+            .is_some_and(|c| c.probability < ALT_UNSURE)
+        {
+            let top = read.ranked[0].tile;
+            let others: Vec<usize> = shortlist
+                .iter()
+                .copied()
+                .filter(|&k| self.templates[k].0 != top)
+                .collect();
+            if !others.is_empty() {
+                let second = search(&others);
+                if second.x.abs_diff(first.x).max(second.y.abs_diff(first.y)) >= ALT_APART {
+                    let alt = read_at(second)?;
+                    if alt.total > read.total {
+                        read = alt;
+                    }
+                }
+            }
+        }
+        Ok((read.ranked, read.shift, read.found))
     }
 
     /// The templates as `model` sees them: each catalogue terrain mixed into what the start tile
@@ -323,14 +325,15 @@ impl TileRecognizer {
     /// template as a colour model sees it), most likely first; with what the sides show, and
     /// the pennant detector's evidence and where figures stand ([`Figures`]) on the window (x,
     /// y, side) of the patch, for the readings that are in the running. The pennant detector's
-    /// map is made only where a reading in the running has a city.
+    /// map is made only where a reading in the running has a city. Also gives the likeliest
+    /// reading's whole score (log scale, before normalising).
     fn rank_with(
         &self,
         similar: &[f64],
         edges: &EdgeEvidence,
         (shields, x, y, side): Window<&dyn Fn() -> opencv::Result<ShieldMap>>,
         standing: Option<Window<&Figures>>,
-    ) -> opencv::Result<Vec<Candidate>> {
+    ) -> opencv::Result<(Vec<Candidate>, f64)> {
         let mut scores: Vec<f64> = similar
             .iter()
             .zip(&self.edges)
@@ -367,7 +370,7 @@ impl TileRecognizer {
             })
             .collect();
         out.sort_by(|a, b| b.probability.total_cmp(&a.probability));
-        Ok(out)
+        Ok((out, best))
     }
 
     /// Whether some reading in the running (within [`IN_THE_RUNNING`] of the best) is of a
@@ -391,6 +394,84 @@ impl TileRecognizer {
         }
     }
 }
+
+/// A shift of the window over a cut (its top-left corner, patch pixels) and the shift search's
+/// score there.
+#[derive(Clone, Copy)]
+struct Shift {
+    score: f64,
+    x: usize,
+    y: usize,
+}
+
+/// A cut read with the window at one shift.
+struct ShiftedRead {
+    ranked: Vec<Candidate>,
+    shift: [f64; 2],
+    found: Match,
+    /// The likeliest reading's whole score there, less the shift's and the table's costs.
+    total: f64,
+}
+
+/// The best shift of a window over a cut with `margin` pixels on every side, where `score_at`
+/// (x, y, bar) scores the window's top-left corner at (x, y), exactly where that beats `bar`.
+/// Each shift is scored once: a coarse grid, then steps of half and one pixel around the best
+/// so far while that climbs. The bar only rises, so a score kept from a lower one compares with
+/// it as the exact score would.
+fn best_shift(margin: usize, mut score_at: impl FnMut(usize, usize, f64) -> f64) -> Shift {
+    let span = 2 * margin + 1;
+    let mut scored: Vec<Option<f64>> = vec![None; span * span];
+    let mut score = |dx: usize, dy: usize, bar: f64| {
+        *scored[dy * span + dx].get_or_insert_with(|| score_at(dx, dy, bar))
+    };
+    let mut best = Shift {
+        score: score(margin, margin, f64::MIN),
+        x: margin,
+        y: margin,
+    };
+    let coarse = (margin / 2).max(1);
+    for dy in (0..=2 * margin).step_by(coarse) {
+        for dx in (0..=2 * margin).step_by(coarse) {
+            let s = score(dx, dy, best.score);
+            if s > best.score {
+                best = Shift {
+                    score: s,
+                    x: dx,
+                    y: dy,
+                };
+            }
+        }
+    }
+    let mut step = coarse / 2;
+    while step > 0 {
+        let (cx, cy) = (best.x, best.y);
+        for (ox, oy) in super::AROUND {
+            let (dx, dy) = (cx as i64 + ox * step as i64, cy as i64 + oy * step as i64);
+            if !(0..span as i64).contains(&dx) || !(0..span as i64).contains(&dy) {
+                continue;
+            }
+            let s = score(dx as usize, dy as usize, best.score);
+            if s > best.score {
+                best = Shift {
+                    score: s,
+                    x: dx as usize,
+                    y: dy as usize,
+                };
+            }
+        }
+        if (best.x, best.y) == (cx, cy) {
+            step /= 2;
+        }
+    }
+    best
+}
+
+/// Probability below which the likeliest reading of a cut counts as unsure, so that the best
+/// of the other types is looked for wherever it fits best ([`TileRecognizer::recognize_in_view`]).
+const ALT_UNSURE: f64 = 0.7;
+/// How far (patch pixels, either way) the best of the other types must lie from the likeliest
+/// reading's shift to be ranked there too.
+const ALT_APART: usize = 3;
 
 /// How well a cut of a cell matched its best readings where the shift search left it.
 #[derive(Clone, Copy, Debug, PartialEq)]
