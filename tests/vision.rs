@@ -2781,6 +2781,43 @@ fn a_tile_on_the_far_edge_of_the_board_a_quarter_side_off_its_cut_is_read_where_
 }
 
 #[test]
+fn a_cloister_whose_monk_hides_its_church_is_told_from_a_road_by_the_walls_at_its_foot() {
+    // Board 6 of the data set of seed 26500 and board 16 of 27500 (oblique, 1080p): an A, its
+    // road running south, a monk standing on the church, whose top hides all of it but the
+    // light walls at its foot, wider than a road. The building read only as city (the start
+    // tile shows none, and the default building colour is a roof's), so those walls fitted a
+    // straight road (U, eight in the box to two) no worse, and the board was read with U there.
+    assert_board_reads_follower_s_tile_true(26500, 6, Pos::new(5, 1), "A", Rotation::R0);
+    assert_board_reads_follower_s_tile_true(27500, 16, Pos::new(-2, -3), "A", Rotation::R0);
+}
+
+/// [`assert_follower_s_tile_read_true`] for the board's reading after the rules priors
+/// (neighbours' edges, the box's counts), as `eval vision` scores it.
+fn assert_board_reads_follower_s_tile_true(
+    seed: u64,
+    index: usize,
+    cell: Pos,
+    name: &str,
+    rot: Rotation,
+) {
+    let (sample, found) = board_read_from_setup(seed, index);
+    let truth = tile_truth(&sample, cell);
+    assert_eq!((truth.tile.as_str(), truth.rot), (name, rot.degrees()));
+    assert!(sample
+        .truth
+        .meeples
+        .iter()
+        .any(|m| m.cell == [cell.x, cell.y]));
+    let read = meeplecam::vision::board::consistent_board(&found, catalogue().set("base").unwrap());
+    let (_, c) = read.iter().find(|(p, _)| *p == cell).unwrap();
+    assert_eq!(
+        (catalogue().tile(c.tile).name.as_str(), c.rot),
+        (name, rot),
+        "{c:?}"
+    );
+}
+
+#[test]
 fn a_junction_under_a_figure_is_weighed_by_its_copies_over_the_cells_it_shows() {
     // Board 27 of the data set of seed 24700 (oblique, 720p): a W at the board's east edge, its
     // east road under a follower, read more likely as a straight road (U). Its likeness to the

@@ -153,8 +153,9 @@ impl ColourModel {
     /// `mix[t][k]`: the share of catalogue terrain `t` (where the geometry puts it) that reads
     /// as terrain `k`, as the start tile showed it (printed roads are thinner and wavier than the
     /// catalogue's, cities have walls); each terrain reads as itself until calibrated. A
-    /// building, which no start tile shows, reads wholly as either of two terrains once
-    /// calibrated (its row sums to two): its typical colour's and the city's.
+    /// building, which no start tile shows, reads wholly as any of three terrains once
+    /// calibrated (its row sums to up to three): its typical colour's, the city's (roofs) and
+    /// the road's (walls).
     pub fn mix(&self) -> &[[f32; 5]; 5] {
         &self.mix
     }
@@ -480,11 +481,13 @@ fn read_as(
             *row = n.map(|c| c / total);
         } else {
             // Not on the tile: it reads as its typical colour does; a building as well as a
-            // city's colour (editions roof houses and churches as they roof their cities).
+            // city's colour and a road's (editions roof houses and churches as they roof their
+            // cities, and build their walls as light as their roads).
             let typical = DEFAULT_MEANS[t].map(|c| c as u8);
             *row = IDENTITY[model.classify(typical).index()];
             if t == Terrain::Building.index() {
                 row[Terrain::City.index()] = 1.0;
+                row[Terrain::Road.index()] = 1.0;
             }
         }
     }
