@@ -586,6 +586,20 @@ fn setup_frame(film: u64) -> (opencv::core::Mat, [[f64; 2]; 4]) {
 }
 
 #[test]
+fn a_start_tile_lying_across_the_rings_the_table_is_sampled_from_is_found_whole() {
+    // The setup frame of board 19 of the data set of seed 28300 (overhead, 720p, a dark green
+    // cloth): the start tile lies at the picture's top, across two of the rings the table's
+    // colours are sampled from, so its field counted as a second table colour and the tile
+    // was found only down to its road, half as deep as it is; every tile of the board was
+    // then read a tile or more from where it lies.
+    let sample = meeplecam::vision::dataset::render_board(28300, 19, None).unwrap();
+    let start = &sample.truth.tiles[0];
+    assert_eq!(start.cell, [0, 0]);
+    let error = start_tile_error(&sample.setup, &start.corners_px, "28300 board 19");
+    assert!(error < 0.1, "{error}");
+}
+
+#[test]
 fn the_start_tile_is_found_on_a_checked_cloth_seen_at_an_angle() {
     let cam = Camera::oblique([1280, 720], 66.0, [22.75, 22.75], 700.0, 40.0);
     let start = lone_tile("D", Rotation::R0, 5);
