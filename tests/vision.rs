@@ -1892,9 +1892,15 @@ fn tile_truth(sample: &meeplecam::vision::dataset::Sample, cell: Pos) -> &TileTr
         .expect("a tile in the cell")
 }
 
-/// Asserts that board `index` of the data set of `seed` has tile `name` lying with `rot` at
-/// `cell` with a follower on it, and that the full read reads it so.
-fn assert_follower_s_tile_read_true(seed: u64, index: usize, cell: Pos, name: &str, rot: Rotation) {
+/// The full read of board `index` of the data set of `seed`, once asserted that the truth has
+/// tile `name` lying with `rot` at `cell` with a follower on it.
+fn read_follower_s_tile(
+    seed: u64,
+    index: usize,
+    cell: Pos,
+    name: &str,
+    rot: Rotation,
+) -> Vec<meeplecam::vision::locate::Located> {
     let (sample, found) = board_read_from_setup(seed, index);
     let truth = tile_truth(&sample, cell);
     assert_eq!((truth.tile.as_str(), truth.rot), (name, rot.degrees()));
@@ -1903,6 +1909,13 @@ fn assert_follower_s_tile_read_true(seed: u64, index: usize, cell: Pos, name: &s
         .meeples
         .iter()
         .any(|m| m.cell == [cell.x, cell.y]));
+    found
+}
+
+/// Asserts that board `index` of the data set of `seed` has tile `name` lying with `rot` at
+/// `cell` with a follower on it, and that the full read reads it so.
+fn assert_follower_s_tile_read_true(seed: u64, index: usize, cell: Pos, name: &str, rot: Rotation) {
+    let found = read_follower_s_tile(seed, index, cell, name, rot);
     let read = found.iter().find(|l| l.pos == cell).unwrap().candidates[0];
     assert_eq!(
         (catalogue().tile(read.tile).name.as_str(), read.rot),
@@ -2814,14 +2827,7 @@ fn assert_board_reads_follower_s_tile_true(
     name: &str,
     rot: Rotation,
 ) {
-    let (sample, found) = board_read_from_setup(seed, index);
-    let truth = tile_truth(&sample, cell);
-    assert_eq!((truth.tile.as_str(), truth.rot), (name, rot.degrees()));
-    assert!(sample
-        .truth
-        .meeples
-        .iter()
-        .any(|m| m.cell == [cell.x, cell.y]));
+    let found = read_follower_s_tile(seed, index, cell, name, rot);
     let read = meeplecam::vision::board::consistent_board(&found, catalogue().set("base").unwrap());
     let (_, c) = read.iter().find(|(p, _)| *p == cell).unwrap();
     assert_eq!(
