@@ -12,7 +12,7 @@ use meeplecam::vision::board::consistent_reading;
 use meeplecam::vision::colours::ColourModel;
 use meeplecam::vision::rectify::cell_patch;
 use meeplecam::vision::terrain::same_for_the_rules;
-use meeplecam::vision::tile::{Candidate, TileRecognizer};
+use meeplecam::vision::tile::{Candidate, CutMasks, TileRecognizer};
 
 fn lone_tile(name: &str, rot: Rotation, print: u64) -> TileOnTable {
     TileOnTable {
@@ -855,9 +855,10 @@ fn a_figure_standing_by_the_far_side_of_a_far_tile_is_seen_whole_and_on_its_road
     let (patch, _) = quad_patch(&frame.image, quad, MARGIN_PX).unwrap();
     let model = ColourModel::default();
     let enrolment = Enrolment::new(vec![colour_bgr(Colour::Red).map(|c| c as f32)], 55.0);
-    let (_, blobs) = enrolment
+    let blobs = enrolment
         .find_in_cell(&frame.image, quad, &patch, &model)
-        .unwrap();
+        .unwrap()
+        .blobs;
     assert_eq!(blobs.len(), 1, "{blobs:?}");
     assert!(blobs[0].spread.is_some(), "outline not whole: {blobs:?}");
     let read = read_followers(
@@ -1772,7 +1773,10 @@ fn a_standing_figure_s_light_rim_is_not_read_as_a_road_leaving_its_tile() {
                 &patch,
                 MARGIN_PX as usize,
                 &model,
-                (Some(&figures), None, None),
+                CutMasks {
+                    figures: Some(&figures),
+                    ..CutMasks::default()
+                },
                 Some(side_px(&truth.corners_px)),
                 None,
             )
@@ -2816,6 +2820,15 @@ fn a_cloister_whose_monk_hides_its_church_is_told_from_a_road_by_the_walls_at_it
     // straight road (U, eight in the box to two) no worse, and the board was read with U there.
     assert_board_reads_follower_s_tile_true(26500, 6, Pos::new(5, 1), "A", Rotation::R0);
     assert_board_reads_follower_s_tile_true(27500, 16, Pos::new(-2, -3), "A", Rotation::R0);
+}
+
+#[test]
+fn a_figure_reaching_over_a_side_from_the_next_tile_is_no_road_on_the_side() {
+    // Board 28 of the data set of seed 28500 (oblique, 720p, a light table): a blue farmer
+    // lying on an R's field by its east side, its end reaching over that side onto a cloister
+    // with no road (B). Cut alone, the cloister's cell showed too little of the figure to
+    // count as one, and its paint read as a road crossing the west side: A.
+    assert_tile_found(28500, 28, Pos::new(-1, 1), "B");
 }
 
 /// [`assert_follower_s_tile_read_true`] for the board's reading after the rules priors

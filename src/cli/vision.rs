@@ -629,7 +629,7 @@ fn followers(
         };
         let (patch, to_patch) = quad_patch(img, &l.quad, MARGIN_PX)?;
         let back = invert_homography(&to_patch);
-        let (_, blobs) = enrolment.find_in_cell(img, &l.quad, &patch, colours)?;
+        let blobs = enrolment.find_in_cell(img, &l.quad, &patch, colours)?.blobs;
         let rise = viewpoint.map_or([0.0, 0.0], |v| v.rise_at_cell(l.pos));
         let tile_below = cells_below(l.pos)
             .iter()

@@ -134,10 +134,10 @@ impl Tracker {
             return Ok(Vec::new());
         };
         let (patch, _) = quad_patch(frame, quad, MARGIN_PX)?;
-        let (_, blobs) = self
+        let found = self
             .enrolment
             .find_in_cell(frame, quad, &patch, &calib.colours)?;
-        self.followers_on(pos, &blobs)
+        self.followers_on(pos, &found.blobs)
     }
 
     /// The followers figure blobs show on the tile at `pos`.

@@ -21,7 +21,7 @@ use crate::vision::rectify::{
 };
 use crate::vision::terrain::differ_by_shields;
 use crate::vision::terrain::same_for_the_rules;
-use crate::vision::tile::Candidate;
+use crate::vision::tile::{Candidate, CutMasks};
 
 /// Whether a figure blob of a cell's patch (cut with [`MARGIN_PX`] around it), standing with
 /// its top thrown `rise` tile sides beyond its foot, has its foot well inside the cell, beyond
@@ -451,7 +451,11 @@ impl Tracker {
                     &patch,
                     MARGIN_PX as usize,
                     &calib.colours,
-                    (Some(&mask), not_shown.as_ref(), None),
+                    CutMasks {
+                        figures: Some(&mask),
+                        out_of_view: not_shown.as_ref(),
+                        ..CutMasks::default()
+                    },
                     Some(side_px(&glimpse.quad)),
                     None,
                 )?;

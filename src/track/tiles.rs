@@ -26,7 +26,7 @@ use crate::vision::rectify::{
 use crate::vision::snap::snap_to_edges;
 use crate::vision::table::{looks_empty, table_like};
 use crate::vision::terrain::{differ_by_shields, same_for_the_rules};
-use crate::vision::tile::Candidate;
+use crate::vision::tile::{Candidate, CutMasks};
 
 /// Readings tried when the open tile is read again.
 const RE_READ_CANDIDATES: usize = 3;
@@ -741,7 +741,11 @@ impl Tracker {
             &cut.patch,
             MARGIN_PX as usize,
             model,
-            (Some(&cut.figures), cut.out_of_view.as_ref(), None),
+            CutMasks {
+                figures: Some(&cut.figures),
+                out_of_view: cut.out_of_view.as_ref(),
+                ..CutMasks::default()
+            },
             Some(side_px(&shifted_quad(&cut.to_patch, MARGIN_PX, [0.0, 0.0]))),
             None,
         )?;

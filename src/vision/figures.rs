@@ -117,6 +117,19 @@ impl Enrolment {
         model: &ColourModel,
         min_share: f64,
     ) -> opencv::Result<(Mat, Vec<Blob>)> {
+        let found = self.find_with_slivers(patch, model, min_share, false)?;
+        Ok((found.mask, found.blobs))
+    }
+
+    /// [`Self::find`], with the slivers of figure colours at the patch's border too small for
+    /// a figure ([`slivers_at_border`]) if `slivers`.
+    fn find_with_slivers(
+        &self,
+        patch: &Mat,
+        model: &ColourModel,
+        min_share: f64,
+        slivers: bool,
+    ) -> opencv::Result<Found> {
         let (w, h) = (patch.cols(), patch.rows());
         let size = (w.max(0) as usize, h.max(0) as usize);
         let patch = patch.try_clone()?;
@@ -200,9 +213,89 @@ impl Enrolment {
                 hide_parts(&parts, &freed, min_area, &mut kept)?;
             }
         }
+        let mut found_slivers = Vec::new();
+        if slivers {
+            for colour in 0..self.colours.len() {
+                slivers_at_border(&nearest, colour, size, min_area, &mut found_slivers)?;
+            }
+        }
         let mask = mask_where(size.0, size.1, kept)?;
-        Ok((grow_mask(&mask, FIGURE_GROWN)?, blobs))
+        Ok(Found {
+            mask: grow_mask(&mask, FIGURE_GROWN)?,
+            blobs,
+            slivers: found_slivers,
+        })
     }
+}
+
+/// What [`Enrolment::find_with_slivers`] finds in a patch.
+struct Found {
+    /// 255 where a figure covers the patch.
+    mask: Mat,
+    /// One blob per figure.
+    blobs: Vec<Blob>,
+    /// Parts of a figure colour at the patch's border too small for a figure.
+    slivers: Vec<Sliver>,
+}
+
+/// A part of an enrolled colour touching a patch's border, too small for a figure: the end of
+/// a figure on the next cell that the patch clips, or print.
+struct Sliver {
+    /// Index of the enrolled colour.
+    colour: usize,
+    /// Its middle (patch pixels).
+    middle: [f64; 2],
+    /// 255 on its pixels.
+    mask: Mat,
+}
+
+/// The least share of [`FIGURE_SHARE`]'s area a part of a figure's colour at the border of a
+/// patch covers to be looked at as a figure the patch clips.
+const SLIVER_SHARE: i32 = 4;
+
+/// How far (patch pixels) the middle of a figure seen whole lies from the middle of the sliver
+/// of it its own cell's patch shows at most: half a figure's length.
+const SLIVER_REACH: f64 = 24.0;
+
+/// Adds to `slivers` the parts of enrolled colour `colour` of `nearest` (per pixel of a `size`
+/// patch) touching the patch's border, smaller than `min_area` but at least a
+/// [`SLIVER_SHARE`] of it.
+fn slivers_at_border(
+    nearest: &[usize],
+    colour: usize,
+    size: (usize, usize),
+    min_area: i32,
+    slivers: &mut Vec<Sliver>,
+) -> opencv::Result<()> {
+    let least = min_area / SLIVER_SHARE;
+    let count = nearest.iter().filter(|&&i| i == colour).count();
+    if count == 0 || (count as i32) < least {
+        return Ok(());
+    }
+    let parts = Parts::of(&mask_where(
+        size.0,
+        size.1,
+        nearest.iter().map(|&i| i == colour),
+    )?)?;
+    let (w, h) = (size.0 as i32, size.1 as i32);
+    for i in 1..parts.len() {
+        let area = parts.area(i)?;
+        if area < least || area >= min_area {
+            continue;
+        }
+        let top = parts.stat(i, imgproc::CC_STAT_TOP)?;
+        let left = parts.stat(i, imgproc::CC_STAT_LEFT)?;
+        let bottom = top + parts.stat(i, imgproc::CC_STAT_HEIGHT)?;
+        let right = left + parts.stat(i, imgproc::CC_STAT_WIDTH)?;
+        if top <= 0 || left <= 0 || bottom >= h || right >= w {
+            slivers.push(Sliver {
+                colour,
+                middle: parts.middle(i),
+                mask: parts.only(i)?,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Hue distance (squared, of [`Shade::hue`]) within which a pixel surely shows a coloured
@@ -574,28 +667,94 @@ pub fn complete_outlines(blobs: &mut [Blob], wide: &[Blob], extra: f64) {
 /// guessed from its clipped outline, fell off its road, and T read R).
 const WIDER_PX: i32 = 40;
 
+/// The figures in a cell's patch ([`Enrolment::find_in_cell`]).
+pub struct CellFigures {
+    /// 255 where a figure covers the patch ([`Enrolment::find`]).
+    pub mask: Mat,
+    /// `mask` with the ends of figures standing or lying on the next cells that reach over
+    /// this cell's sides, too small in its patch to count as figures; `None` where there are
+    /// none. What the sides show is read without them: a farmer's end lying over a side
+    /// passes for a road crossing it.
+    pub with_ends: Option<Mat>,
+    /// One blob per figure.
+    pub blobs: Vec<Blob>,
+}
+
 impl Enrolment {
     /// The figures in `patch`, the cell of `frame` at `quad` cut with [`MARGIN_PX`] around it
     /// ([`Enrolment::find`] with [`FIGURE_SHARE`]). A figure the patch clips is completed
     /// ([`complete_outlines`]) from the cell cut [`WIDER_PX`] wider each way, so that its
-    /// outline tells whether it stands or lies.
+    /// outline tells whether it stands or lies; the same wider cut tells which slivers of a
+    /// figure's colour at the patch's border are the ends of figures on the next cells.
     pub fn find_in_cell(
         &self,
         frame: &Mat,
         quad: &Quad,
         patch: &Mat,
         model: &ColourModel,
-    ) -> opencv::Result<(Mat, Vec<Blob>)> {
-        let (mask, mut blobs) = self.find(patch, model, FIGURE_SHARE)?;
-        if blobs.iter().any(|b| b.spread.is_none()) {
-            let (wide, _) = quad_patch(frame, quad, MARGIN_PX + WIDER_PX)?;
-            let share = FIGURE_SHARE * f64::from(patch.rows() * patch.cols())
-                / f64::from((wide.rows() * wide.cols()).max(1));
-            let (_, whole) = self.find(&wide, model, share)?;
-            complete_outlines(&mut blobs, &whole, f64::from(WIDER_PX));
+    ) -> opencv::Result<CellFigures> {
+        let Found {
+            mask,
+            mut blobs,
+            slivers,
+        } = self.find_with_slivers(patch, model, FIGURE_SHARE, true)?;
+        let mut found = CellFigures {
+            mask,
+            with_ends: None,
+            blobs: Vec::new(),
+        };
+        if slivers.is_empty() && blobs.iter().all(|b| b.spread.is_some()) {
+            found.blobs = blobs;
+            return Ok(found);
         }
-        Ok((mask, blobs))
+        let (wide, _) = quad_patch(frame, quad, MARGIN_PX + WIDER_PX)?;
+        let share = FIGURE_SHARE * f64::from(patch.rows() * patch.cols())
+            / f64::from((wide.rows() * wide.cols()).max(1));
+        let (_, whole) = self.find(&wide, model, share)?;
+        complete_outlines(&mut blobs, &whole, f64::from(WIDER_PX));
+        found.blobs = blobs;
+        // A sliver is a figure's end where the wider cut shows that figure whole beside it,
+        // beyond the patch and none of this cell's own (beside those, it is print, or the
+        // table).
+        let extra = f64::from(WIDER_PX);
+        let (w, h) = (f64::from(patch.cols()), f64::from(patch.rows()));
+        let own = |colour: usize, [x, y]: [f64; 2]| {
+            found.blobs.iter().any(|b| {
+                b.colour == colour && (b.centroid[0] - x).hypot(b.centroid[1] - y) <= CLIPPED_SHIFT
+            })
+        };
+        for sliver in &slivers {
+            let of_a_figure = whole.iter().any(|b| {
+                let [x, y] = [b.centroid[0] - extra, b.centroid[1] - extra];
+                let beyond = !((0.0..w).contains(&x) && (0.0..h).contains(&y));
+                b.colour == sliver.colour
+                    && beyond
+                    && !own(b.colour, [x, y])
+                    && (x - sliver.middle[0]).hypot(y - sliver.middle[1]) <= SLIVER_REACH
+            });
+            if of_a_figure {
+                let so_far = found.with_ends.as_ref().unwrap_or(&found.mask);
+                let end = inside_margin(&grow_mask(&sliver.mask, FIGURE_GROWN)?, MARGIN_PX)?;
+                let mut both = Mat::default();
+                opencv::core::bitwise_or(so_far, &end, &mut both, &opencv::core::no_array())?;
+                found.with_ends = Some(both);
+            }
+        }
+        Ok(found)
     }
+}
+
+/// `mask` (of a patch cut with `margin` around its cell) in the cell's square only: where a
+/// figure's end lies over the next cell's print, that print is left to tell where the cell
+/// lies.
+fn inside_margin(mask: &Mat, margin: i32) -> opencv::Result<Mat> {
+    let mut out = Mat::zeros(mask.rows(), mask.cols(), mask.typ())?.to_mat()?;
+    let (w, h) = (mask.cols() - 2 * margin, mask.rows() - 2 * margin);
+    if w > 0 && h > 0 {
+        let square = opencv::core::Rect::new(margin, margin, w, h);
+        mask.roi(square)?.copy_to(&mut out.roi_mut(square)?)?;
+    }
+    Ok(out)
 }
 
 /// One figure seen in a patch.
@@ -917,6 +1076,57 @@ mod tests {
         assert!(spread.skew_along([0.0, -0.4]) > 0.2, "{spread:?}");
         assert!(spread.skew_along([0.0, 0.4]) < -0.2, "{spread:?}");
         assert!(spread.skew_along([0.4, 0.0]).abs() < 0.01, "{spread:?}");
+    }
+
+    /// A 300-pixel frame of field with red `rects` painted on it, and a cell whose patch shows
+    /// it at scale 1 (its inset square 64 pixels), the patch's west border at x = 94.8.
+    fn frame_and_cell(rects: &[Rect]) -> (Mat, Quad) {
+        let side = 64.0 / (1.0 - 2.0 * crate::vision::rectify::INSET);
+        let quad = [
+            [100.0, 100.0],
+            [100.0 + side, 100.0],
+            [100.0 + side, 100.0 + side],
+            [100.0, 100.0 + side],
+        ];
+        let mut frame =
+            Mat::new_rows_cols_with_default(300, 300, CV_8UC3, Scalar::new(60.0, 150.0, 80.0, 0.0))
+                .unwrap();
+        let [b, g, r] = RED.map(f64::from);
+        for &rect in rects {
+            let paint = Scalar::new(b, g, r, 0.0);
+            imgproc::rectangle(&mut frame, rect, paint, imgproc::FILLED, imgproc::LINE_8, 0)
+                .unwrap();
+        }
+        (frame, quad)
+    }
+
+    #[test]
+    fn the_end_of_a_figure_on_the_next_cell_reaching_over_a_side_is_left_out_of_the_sides() {
+        let enrolment = Enrolment::new(vec![RED], 55.0);
+        let model = ColourModel::default();
+        // A red figure lying on the cell to the west, 28 by 20 pixels, its east end 9 pixels
+        // into the patch, 1 into the cell's square.
+        let (frame, quad) = frame_and_cell(&[Rect::new(76, 130, 28, 20)]);
+        let (patch, _) = quad_patch(&frame, &quad, MARGIN_PX).unwrap();
+        let found = enrolment
+            .find_in_cell(&frame, &quad, &patch, &model)
+            .unwrap();
+        // Too small in the patch to count as a figure of this cell.
+        assert!(found.blobs.is_empty(), "{:?}", found.blobs);
+        assert_eq!(*found.mask.at_2d::<u8>(45, 2).unwrap(), 0);
+        // The wider cut sees it whole: an end the sides are read without, in the cell's
+        // square; in the margin, the next cell's print is left to tell where the cell lies.
+        let with_ends = found.with_ends.expect("the end of a figure");
+        assert_eq!(*with_ends.at_2d::<u8>(45, 9).unwrap(), 255);
+        assert_eq!(*with_ends.at_2d::<u8>(45, 2).unwrap(), 0);
+        assert_eq!(*with_ends.at_2d::<u8>(45, 20).unwrap(), 0);
+        // A red mark as small crossing the border with no figure beyond it is print.
+        let (frame, quad) = frame_and_cell(&[Rect::new(92, 130, 6, 20)]);
+        let (patch, _) = quad_patch(&frame, &quad, MARGIN_PX).unwrap();
+        let found = enrolment
+            .find_in_cell(&frame, &quad, &patch, &model)
+            .unwrap();
+        assert!(found.with_ends.is_none());
     }
 
     #[test]

@@ -119,15 +119,17 @@ impl TileRecognizer {
         model: &ColourModel,
         figures: Option<&Mat>,
     ) -> opencv::Result<(Vec<Candidate>, [f64; 2], f64)> {
+        let masks = CutMasks {
+            figures,
+            ..CutMasks::default()
+        };
         let (ranked, shift, found) =
-            self.recognize_in_view(patch, margin, model, (figures, None, None), None, None)?;
+            self.recognize_in_view(patch, margin, model, masks, None, None)?;
         Ok((ranked, shift, found.fit))
     }
 
-    /// [`Self::recognize_located`] for a cell partly outside the picture: pixels under
-    /// `out_of_view` (255) were not seen, like those under figures, but hold none; those under
-    /// `table` (255, [`super::table::table_mask`]) show the table, which costs a cut's score
-    /// where it lies inside the tile's square as found. `tile_px`:
+    /// [`Self::recognize_located`] with all that `masks` tells of the cut (a cell partly
+    /// outside the picture, the table beside it, the ends of figures over its sides). `tile_px`:
     /// how many pixels across the cell was in the picture, if known (small details such as
     /// shields show less surely in a small one). `standing`: where the figures stand, if known
     /// better than the figure mask tells (from their blobs, [`Figures::from_blobs`]).
@@ -136,19 +138,34 @@ impl TileRecognizer {
         patch: &Mat,
         margin: usize,
         model: &ColourModel,
-        (figures, out_of_view, table): (Option<&Mat>, Option<&Mat>, Option<&Mat>),
+        masks: CutMasks<'_>,
         tile_px: Option<f64>,
         standing: Option<&Figures>,
     ) -> opencv::Result<(Vec<Candidate>, [f64; 2], Match)> {
+        let CutMasks {
+            figures,
+            out_of_view,
+            table,
+            with_ends,
+        } = masks;
         let unseen = super::rectify::unseen(figures, out_of_view)?;
         let unseen = unseen.as_ref();
         let map = ClassMap::new(patch, model, unseen)?;
+        // The sides are read without the ends of figures on the next cells too.
+        let sides_map = match with_ends {
+            Some(ends) => {
+                let unseen = super::rectify::unseen(Some(ends), out_of_view)?;
+                Some(ClassMap::new(patch, model, unseen.as_ref())?)
+            }
+            None => None,
+        };
+        let sides_map = sides_map.as_ref().unwrap_or(&map);
         let side = map.width().min(map.height()).saturating_sub(2 * margin);
         let centred = map.grid(margin, margin, side);
         let looks = self.looks(model);
         let feet = standing.map(Figures::standing_feet);
         let observe = |x: usize, y: usize| {
-            EdgeEvidence::observe_beside(&map, x, y, side, feet.as_deref())
+            EdgeEvidence::observe_beside(sides_map, x, y, side, feet.as_deref())
                 .with_road_full(model.road_full())
         };
         let shortlist = self.shortlist(&looks, &centred, &observe(margin, margin));
@@ -472,6 +489,22 @@ const ALT_UNSURE: f64 = 0.7;
 /// How far (patch pixels, either way) the best of the other types must lie from the likeliest
 /// reading's shift to be ranked there too.
 const ALT_APART: usize = 3;
+
+/// What a cut of a cell shows besides the tile's print ([`TileRecognizer::recognize_in_view`]):
+/// each 255 where it holds.
+#[derive(Clone, Copy, Default)]
+pub struct CutMasks<'a> {
+    /// Figures cover the tile there: not seen.
+    pub figures: Option<&'a Mat>,
+    /// Outside the picture: not seen, and holding nothing.
+    pub out_of_view: Option<&'a Mat>,
+    /// The table shows ([`super::table::table_mask`]), which costs a cut's score where it
+    /// lies inside the tile's square as found.
+    pub table: Option<&'a Mat>,
+    /// `figures` with the ends of figures on the next cells reaching over the sides
+    /// ([`super::figures::CellFigures::with_ends`]): what the sides show is read without them.
+    pub with_ends: Option<&'a Mat>,
+}
 
 /// How well a cut of a cell matched its best readings where the shift search left it.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -21,7 +21,7 @@ use super::rectify::{
 use super::standing::Figures;
 use super::telling::{look_alikes_under_figure, shield_under_figure};
 use super::terrain::same_for_the_rules;
-use super::tile::{Candidate, TileRecognizer};
+use super::tile::{Candidate, CutMasks, TileRecognizer};
 use super::viewpoint::Viewpoint;
 use crate::rules::{catalogue, Dir, Pos, Rotation, TileId};
 use crate::sim::truth::TileTruth;
@@ -323,13 +323,20 @@ fn read_tiles(
         }
         let (patch, to_patch) = quad_patch(&sample.image, &quad, MARGIN_PX)?;
         let out_of_view = out_of_view(&to_patch, MARGIN_PX, size)?;
-        let (figures, blobs) = enrolment.find_in_cell(&sample.image, &quad, &patch, &model)?;
+        let found = enrolment.find_in_cell(&sample.image, &quad, &patch, &model)?;
+        let (figures, blobs) = (found.mask, found.blobs);
         let rise = viewpoint.map_or([0.0, 0.0], |v| v.rise_at_cell(cell));
+        let masks = CutMasks {
+            figures: Some(&figures),
+            out_of_view: out_of_view.as_ref(),
+            table: None,
+            with_ends: found.with_ends.as_ref(),
+        };
         let (ranked, shift, _) = recognizer.recognize_in_view(
             &patch,
             MARGIN_PX as usize,
             &model,
-            (Some(&figures), out_of_view.as_ref(), None),
+            masks,
             Some(side_px(&t.corners_px)),
             Some(&Figures::from_blobs(&blobs, rise)),
         )?;

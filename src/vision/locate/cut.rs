@@ -16,7 +16,7 @@ use crate::vision::rectify::{middle, quad_patch, shifted_quad, Quad, MARGIN_PX};
 use crate::vision::standing::Figures;
 use crate::vision::table::{table_whatever_figures, what_cell_shows, CellShows};
 use crate::vision::terrain::same_for_the_rules;
-use crate::vision::tile::{Candidate, Match, TileRecognizer};
+use crate::vision::tile::{Candidate, CutMasks, Match, TileRecognizer};
 
 /// A cell's cut read ([`read_cut`]).
 #[derive(Clone)]
@@ -44,12 +44,13 @@ pub(super) fn read_cut(
     if table_whatever_figures(&patch, model, table, out_of_view.as_ref())? {
         return Ok(None);
     }
-    let (mask, standing) = match figures {
+    let (mask, with_ends, standing) = match figures {
         Some((e, rise)) => {
-            let (mask, blobs) = e.find_in_cell(frame, quad, &patch, model)?;
-            (Some(mask), Some(Figures::from_blobs(&blobs, rise)))
+            let found = e.find_in_cell(frame, quad, &patch, model)?;
+            let standing = Figures::from_blobs(&found.blobs, rise);
+            (Some(found.mask), found.with_ends, Some(standing))
         }
-        None => (None, None),
+        None => (None, None, None),
     };
     let shows = what_cell_shows(&patch, model, table, mask.as_ref(), out_of_view.as_ref())?;
     if shows == CellShows::Table {
@@ -62,7 +63,12 @@ pub(super) fn read_cut(
         &patch,
         MARGIN_PX as usize,
         model,
-        (mask.as_ref(), out_of_view.as_ref(), on_table.as_ref()),
+        CutMasks {
+            figures: mask.as_ref(),
+            out_of_view: out_of_view.as_ref(),
+            table: on_table.as_ref(),
+            with_ends: with_ends.as_ref(),
+        },
         Some(crate::vision::rectify::side_px(quad)),
         standing.as_ref(),
     )?;
