@@ -277,17 +277,12 @@ fn slivers_at_border(
         size.1,
         nearest.iter().map(|&i| i == colour),
     )?)?;
-    let (w, h) = (size.0 as i32, size.1 as i32);
     for i in 1..parts.len() {
         let area = parts.area(i)?;
         if area < least || area >= min_area {
             continue;
         }
-        let top = parts.stat(i, imgproc::CC_STAT_TOP)?;
-        let left = parts.stat(i, imgproc::CC_STAT_LEFT)?;
-        let bottom = top + parts.stat(i, imgproc::CC_STAT_HEIGHT)?;
-        let right = left + parts.stat(i, imgproc::CC_STAT_WIDTH)?;
-        if top <= 0 || left <= 0 || bottom >= h || right >= w {
+        if parts.clipped(i)? {
             slivers.push(Sliver {
                 colour,
                 middle: parts.middle(i),
@@ -412,18 +407,17 @@ fn figures_among(
     min_area: i32,
     blobs: &mut Vec<Blob>,
 ) -> opencv::Result<()> {
-    let (w, h) = (parts.labels.cols(), parts.labels.rows());
     for (i, freed) in freed.iter().enumerate().skip(1) {
         if parts.area(i)? < min_area {
             continue;
         }
         let Some(pieces) = freed else {
-            blobs.push(parts.blob(i, colour, w, h)?);
+            blobs.push(parts.blob(i, colour)?);
             continue;
         };
         for j in 1..pieces.len() {
             if pieces.area(j)? >= min_area && pieces.compact(j)? {
-                blobs.push(pieces.blob(j, colour, w, h)?);
+                blobs.push(pieces.blob(j, colour)?);
             }
         }
     }
@@ -560,19 +554,25 @@ impl Parts {
         Ok(out)
     }
 
-    /// Part `i` as a figure of enrolled colour `colour` in a `w` × `h` patch.
-    fn blob(&self, i: usize, colour: usize, w: i32, h: i32) -> opencv::Result<Blob> {
+    /// Part `i` touches the patch's border: the patch may clip what it shows.
+    fn clipped(&self, i: usize) -> opencv::Result<bool> {
+        let (w, h) = (self.labels.cols(), self.labels.rows());
         let top = self.stat(i, imgproc::CC_STAT_TOP)?;
-        let height = self.stat(i, imgproc::CC_STAT_HEIGHT)?;
         let left = self.stat(i, imgproc::CC_STAT_LEFT)?;
-        let width = self.stat(i, imgproc::CC_STAT_WIDTH)?;
-        let clipped = top <= 0 || left <= 0 || top + height >= h || left + width >= w;
+        let bottom = top + self.stat(i, imgproc::CC_STAT_HEIGHT)?;
+        let right = left + self.stat(i, imgproc::CC_STAT_WIDTH)?;
+        Ok(top <= 0 || left <= 0 || bottom >= h || right >= w)
+    }
+
+    /// Part `i` as a figure of enrolled colour `colour`.
+    fn blob(&self, i: usize, colour: usize) -> opencv::Result<Blob> {
+        let bottom = self.stat(i, imgproc::CC_STAT_TOP)? + self.stat(i, imgproc::CC_STAT_HEIGHT)?;
         Ok(Blob {
             colour,
             centroid: self.middles[i],
-            cut_below: top + height >= h,
+            cut_below: bottom >= self.labels.rows(),
             area: self.area(i)? as usize,
-            spread: (!clipped).then_some(self.spreads[i]),
+            spread: (!self.clipped(i)?).then_some(self.spreads[i]),
         })
     }
 }
