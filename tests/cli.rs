@@ -888,3 +888,27 @@ fn eval_track_films_its_games_with_the_art_given() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("labels.json"));
 }
+
+#[test]
+fn train_follower_odds_writes_a_table_of_every_base_type_or_exits_2_on_an_unknown_set() {
+    let out = meeplecam(&["train", "follower-odds", "--games", "30", "--seed", "5"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(table["games"], 30);
+    let tiles = table["tiles"].as_object().unwrap();
+    // The base game's 24 types, A to X, each laid and counted.
+    assert_eq!(tiles.len(), 24, "{:?}", tiles.keys().collect::<Vec<_>>());
+    for (name, counts) in tiles {
+        let laid = counts["laid"].as_u64().unwrap();
+        for kind in ["on_field", "elsewhere"] {
+            assert!(counts[kind].as_u64().unwrap() <= laid, "{name} {kind}");
+        }
+    }
+    let out = meeplecam(&["train", "follower-odds", "--tileset", "nonesuch"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nonesuch"));
+}

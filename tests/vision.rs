@@ -2823,6 +2823,16 @@ fn a_cloister_whose_monk_hides_its_church_is_told_from_a_road_by_the_walls_at_it
 }
 
 #[test]
+fn a_monk_hiding_where_a_road_would_run_on_weighs_for_the_cloister() {
+    // Board 5 of the data set of seed 27700 (oblique): an A, its road running south, a monk
+    // standing on the church, whose top hides the middle of the north side, where a straight
+    // road (U, eight in the box to two) would run on. Read as likely a figure's place on
+    // either, the board was read with U there; but a cloister keeps its monk for most of a
+    // game, a straight road its thief a few turns (`models/follower-odds.json`).
+    assert_board_reads_follower_s_tile_true(27700, 5, Pos::new(1, -3), "A", Rotation::R0);
+}
+
+#[test]
 fn a_figure_reaching_over_a_side_from_the_next_tile_is_no_road_on_the_side() {
     // Board 28 of the data set of seed 28500 (oblique, 720p, a light table): a blue farmer
     // lying on an R's field by its east side, its end reaching over that side onto a cloister

@@ -12,6 +12,7 @@ mod score;
 mod selfplay;
 #[cfg(feature = "vision")]
 mod track;
+mod train;
 #[cfg(feature = "vision")]
 mod vision;
 
@@ -79,6 +80,9 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Learn from the simulator what the board reader takes as known ahead of a game.
+    #[command(subcommand)]
+    Train(train::TrainCommand),
     /// Calibrate the table (the start tile alone in a setup photo) or, optionally, the camera's
     /// lens (photos of a printed ChArUco board).
     #[cfg(feature = "vision")]
@@ -169,6 +173,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             expansions,
             out,
         } => selfplay::run(players, seed, &tileset, &expansions, out.as_deref()),
+        Command::Train(command) => train::run(command),
         #[cfg(feature = "vision")]
         Command::Render(args) => render::run(args),
         #[cfg(feature = "vision")]

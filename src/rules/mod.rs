@@ -10,6 +10,7 @@ pub mod feature;
 mod fields;
 pub mod figure;
 pub mod game;
+pub mod odds;
 pub mod options;
 pub mod player;
 pub mod port;
@@ -26,6 +27,7 @@ pub use game::{
     CrownFollower, Deploy, FollowerSpot, Game, IllegalMove, Meeple, Sector, Setup, SetupError,
     Spin, Turn, TurnReport,
 };
+pub use odds::FollowerOdds;
 pub use options::{ClosedFlocks, FarmScoring, FinalInnsCathedrals, HillTiebreak, RuleOptions};
 pub use player::{Colour, PlayerId};
 pub use port::{Dir, Port, PortSet, Rotation};

@@ -628,7 +628,7 @@ const EDGE_WEIGHT: f64 = 3.0;
 /// weight now that most figures' poses are told (`eval vision --dataset DIR`, full read: 1.0 →
 /// 1.5 mended a tile each at 9400, 10200 and art 6000 and lost none on 15 sets; 2.0 lost a tile
 /// each at art 2000 and 12100).
-const FIGURE_WEIGHT: f64 = 1.5;
+pub(super) const FIGURE_WEIGHT: f64 = 1.5;
 
 /// Readings this far (log) below the best are too unlikely for the pennant detector to matter.
 const IN_THE_RUNNING: f64 = 12.0;
