@@ -2666,6 +2666,37 @@ fn a_junction_whose_house_is_printed_like_a_city_reads_as_a_junction_with_a_road
 }
 
 #[test]
+fn wooden_table_read_as_city_beside_a_tile_that_settles_over_it_is_no_tile() {
+    // Board 16 of the data set of seed 27500 (oblique, 1080p, a wooden table, cities of brown
+    // print): the U at (-5, -2) was found first a fifth of a side north of where it lies, and
+    // the wood below it, clear of it as found, read as an R whose field was the U's print;
+    // beside it another patch of wood read as a T. Cut again where it lies, the U reached a
+    // quarter of a side into the first.
+    let (sample, found) = board_read_from_setup(27500, 16);
+    assert!(sample.conditions.iter().any(|c| c == "table: Wood"));
+    let cells: Vec<Pos> = sample
+        .truth
+        .tiles
+        .iter()
+        .map(|t| Pos::new(t.cell[0], t.cell[1]))
+        .collect();
+    let phantoms: Vec<Pos> = found
+        .iter()
+        .map(|l| l.pos)
+        .filter(|p| !cells.contains(p))
+        .collect();
+    assert!(
+        phantoms.is_empty(),
+        "tiles where there is none: {phantoms:?}"
+    );
+    let u = found
+        .iter()
+        .find(|l| l.pos == Pos::new(-5, -2))
+        .expect("U found");
+    assert_eq!(catalogue().tile(u.candidates[0].tile).name, "U");
+}
+
+#[test]
 fn a_far_corner_of_an_oblique_board_seen_through_a_bending_lens_is_read_in_its_cells() {
     // Board 2 of the data set of seed 15300 (oblique, 720p, a red-checked cloth, a lens
     // bending the rows near the picture's edges): the start tile's pose shows the cells at

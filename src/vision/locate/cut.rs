@@ -131,7 +131,7 @@ pub(super) const APART: f64 = 0.7;
 /// more; asked of every cut, 0.8 cost seven of the eight 2nd-edition art sets 0.1 to 0.7
 /// points a tile (its busy print fits tiles a quarter of a side off before the board's grid
 /// sets them right).
-const APART_SHOWING_TABLE: f64 = 0.8;
+pub(super) const APART_SHOWING_TABLE: f64 = 0.8;
 
 /// The least probability a reading needs to vouch for a tile in [`fits_neighbours`].
 const PLAUSIBLE: f64 = 1e-3;
@@ -365,7 +365,7 @@ const SURE_READING: f64 = 0.95;
 const ENCLOSED: usize = 3;
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::rules::Rotation;
     use crate::vision::rectify::tests::square;
@@ -558,7 +558,7 @@ mod tests {
     }
 
     /// Tile `name` read surely (at rotation 0) in cell (x, y), 100 pixels a side.
-    fn read_surely(x: i32, y: i32, name: &str) -> Located {
+    pub(in crate::vision::locate) fn read_surely(x: i32, y: i32, name: &str) -> Located {
         let blank = Mat::new_rows_cols_with_default(
             16,
             16,

@@ -26,7 +26,7 @@ use super::terrain::same_for_the_rules;
 use super::tile::{Candidate, Match, TileRecognizer};
 use super::viewpoint::{Pose, Viewpoint};
 use crate::rules::{catalogue, Dir, Pos, Rotation, TileId};
-use cut::{overlaps, read_cut, CutRead, APART};
+use cut::{overlaps, read_cut, CutRead, APART, APART_SHOWING_TABLE};
 use grid::{board_grid, grid_cell, polish, recut_where_found, regrid, settle};
 
 /// The least mean log-overlap per seen grid cell for a patch to count as a tile at all.
@@ -208,6 +208,7 @@ fn read_board_as(
         grow(&reader, MIN_FIT, &mut located, &mut out, &mut scores)?;
     }
     drop_misfits(&mut out, &mut located, &scores);
+    drop_table_over_tiles(&mut out, &mut located);
     weigh_by_prints(&mut out, d);
     Ok(out)
 }
@@ -303,6 +304,30 @@ fn drop_misfits(
     let dropped: BTreeSet<Pos> = out[1..]
         .iter()
         .filter(|l| misfit(l))
+        .map(|l| l.pos)
+        .collect();
+    located.retain(|p, _| !dropped.contains(p));
+    out.retain(|l| !dropped.contains(&l.pos));
+}
+
+/// Drops the tiles found in cuts showing the table's colours that lie over a tile found in a
+/// cut unlike the table ([`overlaps`], nearer than [`APART_SHOWING_TABLE`]) once the board has
+/// settled: each is checked as it is found, against its neighbours as found so far, which
+/// settling may move. `eval vision` 27500 board 16: a U found first a fifth of a side north of
+/// where it lies, and below it a patch of wooden table read as the brown city of an R, clear
+/// of the U as found then; cut again where it lies, the U reached a quarter of a side into it.
+fn drop_table_over_tiles(out: &mut Vec<Located>, located: &mut BTreeMap<Pos, Quad>) {
+    if out.is_empty() {
+        return;
+    }
+    let tiles: BTreeMap<Pos, Quad> = out
+        .iter()
+        .filter(|l| l.shows == CellShows::Tile)
+        .map(|l| (l.pos, l.quad))
+        .collect();
+    let dropped: BTreeSet<Pos> = out[1..]
+        .iter()
+        .filter(|l| l.shows != CellShows::Tile && overlaps(&l.quad, &tiles, APART_SHOWING_TABLE))
         .map(|l| l.pos)
         .collect();
     located.retain(|p, _| !dropped.contains(p));
@@ -716,6 +741,48 @@ const MOSTLY_TABLE: f64 = (super::terrain::GRID * super::terrain::GRID / 2) as f
 mod tests {
     use super::*;
     use crate::vision::rectify::tests::square;
+
+    #[test]
+    fn a_cut_showing_the_table_s_colours_is_dropped_where_it_came_to_lie_over_a_tile() {
+        let showing = |x, y, shows, quad| Located {
+            shows,
+            quad,
+            ..cut::tests::read_surely(x, y, "R")
+        };
+        let mut out = vec![
+            cut::tests::read_surely(0, 0, "D"),
+            // Found a quarter of a side into the start tile.
+            showing(0, 1, CellShows::TableColours, square(0.0, 75.0)),
+            // In its cell: beside the start tile, not over it.
+            showing(1, 0, CellShows::TableColours, square(100.0, 0.0)),
+            showing(0, -1, CellShows::MostlyTable, square(0.0, -95.0)),
+            // Two cuts unlike the table a quarter of a side apart are for the rest of the
+            // board read to settle ([`APART`]), not for this.
+            showing(-1, 0, CellShows::Tile, square(-75.0, 0.0)),
+        ];
+        let mut located: BTreeMap<Pos, Quad> = out.iter().map(|l| (l.pos, l.quad)).collect();
+        drop_table_over_tiles(&mut out, &mut located);
+        let left = [
+            Pos::new(0, 0),
+            Pos::new(1, 0),
+            Pos::new(0, -1),
+            Pos::new(-1, 0),
+        ];
+        assert_eq!(out.iter().map(|l| l.pos).collect::<Vec<_>>(), left);
+        assert_eq!(
+            located.keys().copied().collect::<BTreeSet<_>>(),
+            left.into()
+        );
+        // A patch over a tile showing the table's colours too stays: neither tells.
+        let mut out = vec![
+            cut::tests::read_surely(0, 0, "D"),
+            showing(5, 0, CellShows::TableColours, square(500.0, 0.0)),
+            showing(5, 1, CellShows::TableColours, square(500.0, 75.0)),
+        ];
+        drop_table_over_tiles(&mut out, &mut BTreeMap::new());
+        assert_eq!(out.len(), 3);
+        drop_table_over_tiles(&mut Vec::new(), &mut BTreeMap::new());
+    }
 
     #[test]
     fn the_start_tile_is_read_as_calibrated_where_relocated_it_does_not_show() {
