@@ -2864,6 +2864,15 @@ fn a_monk_hiding_where_a_road_would_run_on_weighs_for_the_cloister() {
 }
 
 #[test]
+fn a_blue_figure_reaching_over_a_side_from_the_next_tile_is_no_shield() {
+    // Board 1 of the data set of seed 27300 (oblique, 720p, a red-checked cloth): an N, its
+    // city in the south-west half, no follower on it; the blue knight on the city of the N
+    // south of it reaches over the side between them; its paint there, beyond the cell's own
+    // figure mask, counted as a shield's blue, and the tile read as M.
+    assert_tile_found(27300, 1, Pos::new(3, -2), "N");
+}
+
+#[test]
 fn a_figure_reaching_over_a_side_from_the_next_tile_is_no_road_on_the_side() {
     // Board 28 of the data set of seed 28500 (oblique, 720p, a light table): a blue farmer
     // lying on an R's field by its east side, its end reaching over that side onto a cloister

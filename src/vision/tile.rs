@@ -151,12 +151,14 @@ impl TileRecognizer {
         let unseen = super::rectify::unseen(figures, out_of_view)?;
         let unseen = unseen.as_ref();
         let map = ClassMap::new(patch, model, unseen)?;
-        // The sides are read without the ends of figures on the next cells too.
-        let sides_map = match with_ends {
-            Some(ends) => {
-                let unseen = super::rectify::unseen(Some(ends), out_of_view)?;
-                Some(ClassMap::new(patch, model, unseen.as_ref())?)
-            }
+        // The sides are read without the ends of figures on the next cells too, and so are
+        // shields: a blue figure's top reaching over from the next tile is no shield.
+        let unseen_with_ends = match with_ends {
+            Some(ends) => super::rectify::unseen(Some(ends), out_of_view)?,
+            None => None,
+        };
+        let sides_map = match &unseen_with_ends {
+            Some(unseen) => Some(ClassMap::new(patch, model, Some(unseen))?),
             None => None,
         };
         let sides_map = sides_map.as_ref().unwrap_or(&map);
@@ -193,10 +195,14 @@ impl TileRecognizer {
         let search =
             |among: &[usize]| best_shift(margin, |dx, dy, bar| score_at(among, dx, dy, bar));
         let shields = || {
-            ShieldMap::new(patch, unseen, model.light_balance())?
-                .with_city_print(model.shield_blob(), model.roof_blue())
-                .seen_at(tile_px)?
-                .with_peeks(figures)
+            ShieldMap::new(
+                patch,
+                unseen_with_ends.as_ref().or(unseen),
+                model.light_balance(),
+            )?
+            .with_city_print(model.shield_blob(), model.roof_blue())
+            .seen_at(tile_px)?
+            .with_peeks(figures)
         };
         let from_mask = match standing {
             Some(_) => None,
@@ -502,7 +508,8 @@ pub struct CutMasks<'a> {
     /// lies inside the tile's square as found.
     pub table: Option<&'a Mat>,
     /// `figures` with the ends of figures on the next cells reaching over the sides
-    /// ([`super::figures::CellFigures::with_ends`]): what the sides show is read without them.
+    /// ([`super::figures::CellFigures::with_ends`]): what the sides show, and shields, are read
+    /// without them.
     pub with_ends: Option<&'a Mat>,
 }
 
