@@ -1823,21 +1823,16 @@ fn a_board_seen_at_an_angle_is_read_in_its_perspective_without_running_off_the_t
         &recognizer,
     )
     .unwrap();
-    let cells: Vec<[i32; 2]> = sample.truth.tiles.iter().map(|t| t.cell).collect();
-    let phantoms: Vec<_> = found
-        .iter()
-        .filter(|l| !cells.contains(&[l.pos.x, l.pos.y]))
-        .map(|l| l.pos)
-        .collect();
+    let phantoms = phantoms(&sample, &found);
     assert!(phantoms.is_empty(), "{phantoms:?}");
     // All 57 of its tiles are found: the board grows through the cells that fit surely first
     // (read first, a cell cut a little off below the start tile read as V, matching no
     // neighbour of the cells beyond it: 11 tiles were not found).
+    let tiles = sample.truth.tiles.len();
     assert!(
-        found.len() + 2 >= cells.len(),
-        "{} of {} tiles found",
+        found.len() + 2 >= tiles,
+        "{} of {tiles} tiles found",
         found.len(),
-        cells.len()
     );
 }
 
@@ -1884,6 +1879,18 @@ fn assert_tile_found(seed: u64, index: usize, cell: Pos, name: &str) {
     assert_eq!(truth.map(|t| t.tile.as_str()), Some(name));
     let read = found.iter().find(|l| l.pos == cell).expect("found");
     assert_eq!(catalogue().tile(read.candidates[0].tile).name, name);
+}
+
+/// The cells of a board read `found` where the rendered board's truth holds no tile.
+fn phantoms(
+    sample: &meeplecam::vision::dataset::Sample,
+    found: &[meeplecam::vision::locate::Located],
+) -> Vec<Pos> {
+    found
+        .iter()
+        .map(|l| l.pos)
+        .filter(|p| !sample.truth.tiles.iter().any(|t| t.cell == [p.x, p.y]))
+        .collect()
 }
 
 /// The truth of the tile in `cell` of a rendered board.
@@ -2674,17 +2681,7 @@ fn wooden_table_read_as_city_beside_a_tile_that_settles_over_it_is_no_tile() {
     // quarter of a side into the first.
     let (sample, found) = board_read_from_setup(27500, 16);
     assert!(sample.conditions.iter().any(|c| c == "table: Wood"));
-    let cells: Vec<Pos> = sample
-        .truth
-        .tiles
-        .iter()
-        .map(|t| Pos::new(t.cell[0], t.cell[1]))
-        .collect();
-    let phantoms: Vec<Pos> = found
-        .iter()
-        .map(|l| l.pos)
-        .filter(|p| !cells.contains(p))
-        .collect();
+    let phantoms = phantoms(&sample, &found);
     assert!(
         phantoms.is_empty(),
         "tiles where there is none: {phantoms:?}"
@@ -2704,17 +2701,7 @@ fn a_far_corner_of_an_oblique_board_seen_through_a_bending_lens_is_read_in_its_c
     // neighbours predicted there were found ever farther south, until that corner was read a
     // row off (sixteen tiles wrong, missed or where there is none).
     let (sample, found) = board_read_from_setup(15300, 2);
-    let cells: Vec<Pos> = sample
-        .truth
-        .tiles
-        .iter()
-        .map(|t| Pos::new(t.cell[0], t.cell[1]))
-        .collect();
-    let phantoms: Vec<Pos> = found
-        .iter()
-        .map(|l| l.pos)
-        .filter(|p| !cells.contains(p))
-        .collect();
+    let phantoms = phantoms(&sample, &found);
     assert!(
         phantoms.is_empty(),
         "tiles where there is none: {phantoms:?}"
